@@ -1,0 +1,151 @@
+/**
+ * The one bottom-layer error file: stable codes, a plain-JSON wire form, no domain imports.
+ * Codes are listed in data_contract.yaml (`error_codes`); the contract test keeps both equal.
+ */
+
+/** Every stable error code the product can raise. Expected routing outcomes are PlanTaskState values, not codes. */
+export const ERROR_CODES = [
+  // world / village
+  'AGENT_NOT_FOUND',
+  'DUPLICATE_AGENT',
+  'DUPLICATE_AGENT_NAME',
+  'MODEL_TEMPLATE_NOT_FOUND',
+  'ROLE_NOT_FOUND',
+  'INVALID_TOPOLOGY',
+  'INVALID_TOKEN_BUDGET',
+  'INVALID_USER_NAME',
+  'UNSAFE_IDENTIFIER',
+  'CONFIG_IO',
+  'CONFIG_PARSE',
+  'VILLAGE_MISSING',
+  // schedules
+  'SCHEDULE_NOT_FOUND',
+  'INVALID_SCHEDULE',
+  'SCHEDULE_STORE_BLOCKED',
+  // sessions
+  'SESSION_NOT_FOUND',
+  'SESSION_STORE_FAILED',
+  'SESSION_STORE_LOCKED',
+  'SESSION_SWITCH_BLOCKED',
+  // runtime
+  'ALREADY_RUNNING',
+  'NOT_RUNNING',
+  'MAILBOX_FULL',
+  'EXTERNAL_RECEPTION_UNSET',
+  'EXTERNAL_BUSY',
+  'WORKER_CRASHED',
+  // host
+  'LOCK_HELD',
+  'LOCK_IO',
+  'SECRET_STORE_FAILED',
+  'SECRET_STORE_READ_ONLY',
+  'SECRET_NAME_COLLISION',
+  'CREDENTIAL_MISSING',
+  'MCP_FAILED',
+  'COMPUTE_FAILED',
+  // llm
+  'LLM_CONFIG',
+  'LLM_HTTP',
+  'LLM_API',
+  'LLM_EMPTY_RESPONSE',
+  'LLM_OUTPUT_TRUNCATED',
+  'LLM_BLOCKED',
+  'LLM_NO_STRUCTURED_OUTPUT',
+  'LLM_PARSE',
+  'LLM_TIMEOUT',
+  // internal invariant broken (a bug, never an expected outcome)
+  'BUG',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** JSON-safe detail values only: errors cross threads and go out as JSONL. */
+export type ErrorDetails = Record<string, string | number | boolean | null>;
+
+/** Wire form of an error (`agentFailed.error`, `--events jsonl`, worker → supervisor). */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  /** How a person fixes it, when there is something to do. */
+  fix?: string;
+  details?: ErrorDetails;
+  agentId?: string | null;
+  retryable: boolean;
+}
+
+export interface FuseforksErrorOptions {
+  fix?: string;
+  details?: ErrorDetails;
+  agentId?: string | null;
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+/** Codes that a retry may cure; everything else stops the operation (and, for LLM errors, the agent). */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MAILBOX_FULL', 'COMPUTE_FAILED']);
+
+export class FuseforksError extends Error {
+  readonly code: ErrorCode;
+  readonly fix: string | undefined;
+  readonly details: ErrorDetails | undefined;
+  readonly agentId: string | null;
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, options: FuseforksErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.fix = options.fix;
+    this.details = options.details;
+    this.agentId = options.agentId ?? null;
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
+  }
+}
+
+/** A broken invariant. Never caught to become an outcome. */
+export class BugError extends FuseforksError {
+  constructor(message: string) {
+    super('BUG', message);
+  }
+}
+
+const CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && CODE_SET.has(value);
+}
+
+/** Checks the code, never `instanceof`: the error may have crossed a thread as a payload. */
+export function isFuseforksError(value: unknown): value is FuseforksError | ErrorPayload {
+  return typeof value === 'object' && value !== null && isErrorCode((value as { code?: unknown }).code);
+}
+
+export function toWire(error: unknown): ErrorPayload {
+  if (isFuseforksError(error)) {
+    const payload: ErrorPayload = {
+      code: error.code,
+      message: error.message,
+      agentId: error.agentId ?? null,
+      retryable: error.retryable,
+    };
+    if (error.fix !== undefined) payload.fix = error.fix;
+    if (error.details !== undefined) payload.details = error.details;
+    return payload;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'BUG', message, agentId: null, retryable: false };
+}
+
+export function fromWire(payload: ErrorPayload): FuseforksError {
+  return new FuseforksError(payload.code, payload.message, {
+    fix: payload.fix,
+    details: payload.details,
+    agentId: payload.agentId ?? null,
+    retryable: payload.retryable,
+  });
+}
+
+/** Every error is fatal for the agent except the retryable ones and a truncated output (paid, keeps running). */
+export function stopsTheAgent(error: Pick<ErrorPayload, 'code' | 'retryable'>): boolean {
+  return !error.retryable && error.code !== 'LLM_OUTPUT_TRUNCATED';
+}

@@ -1,0 +1,50 @@
+/**
+ * The tool contract: what the turn engine needs from a tool. Built-in tools run inside the agent's worker;
+ * MCP tools are proxied to the main thread behind the same interface.
+ */
+import type { JsonSchema, ToolSpec } from '../llm/canonical.js';
+import type { DiagSink } from '../diag.js';
+import type { Language } from '../world/types.js';
+
+/** How `run` treats commands that run.json does not allow yet (SPEC §4, CLI `--run-approval`). */
+export type RunApprovalMode = 'required' | 'auto-approve' | 'no-approval';
+
+/** What a tool may know about the agent calling it. Plain data: built in the worker from its init message. */
+export interface ToolContext {
+  agentId: string;
+  /** Absolute confinement root of file tools; null hides them. */
+  workDir: string | null;
+  /** Absolute `{dataDir}/workspace` (Memory.md, run.json live under `agents/{id}/`). */
+  workspaceDir: string;
+  language: Language;
+  runApproval: RunApprovalMode;
+  /** Aborted on interrupt or stop: long tools (run, grep) must stop and kill what they started. */
+  signal: AbortSignal;
+  diag: DiagSink;
+  /** 1-based round of the turn, for the `tool:` record. */
+  round: number;
+}
+
+/** What decides whether and how a tool is shown to one agent. */
+export interface ToolPresentation {
+  agentId: string;
+  workDir: string | null;
+  enabledTools: string[] | null;
+  language: Language;
+  workspaceDir: string;
+}
+
+export interface AgentTool {
+  readonly name: string;
+  /** Built-ins ask the model for a one-line `reason`; MCP tools do not. */
+  readonly wantsReason: boolean;
+  /** The spec for this agent, or null to hide the tool. `reason` is injected by the registry, not here. */
+  specFor(presentation: ToolPresentation): ToolSpec | null;
+  /**
+   * Runs the tool. Failures the model can act on are returned as text (a tool never ends the turn);
+   * a throw is turned into a "tool execution failed" text by the registry.
+   */
+  call(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+}
+
+export type { JsonSchema, ToolSpec };
