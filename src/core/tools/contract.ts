@@ -48,3 +48,23 @@ export interface AgentTool {
 }
 
 export type { JsonSchema, ToolSpec };
+
+/** What one tool call came to, as the turn engine records it. */
+export interface ToolOutcome {
+  /** The text returned to the model (a failure is text too). */
+  body: string;
+  /** False when the tool failed (threw, refused, or reported an error). */
+  ok: boolean;
+  reason: import('../events.js').ReasonState;
+}
+
+/**
+ * The agent's presented tools (built-ins + MCP proxies), as the turn engine sees them.
+ * Implemented by the tool registry; synthetic delegation tools (`ask_*`, `plan`, `transfer_to_*`) are not here.
+ */
+export interface ToolBox {
+  /** Name-sorted specs for this agent, `reason` already injected where wanted. */
+  specs(): ToolSpec[];
+  has(name: string): boolean;
+  execute(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}

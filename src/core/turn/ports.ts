@@ -1,0 +1,151 @@
+/**
+ * The seam between the turn engine and whatever drives it: an in-process harness in tests, an agent worker
+ * under the supervisor in production. Types only, so a worker imports it for free.
+ *
+ * The engine reaches other agents only through `TurnPorts`; it never records or routes its own reply —
+ * it returns a `TurnResult` and the driver records, replies or fans out (SPEC §4, reference core.md §2.4–§2.5).
+ */
+import type { AgentMessage, AgentStatus, CoreEvent, Endpoint, PlanTaskState, TurnStop } from '../events.js';
+import type { DiagSink } from '../diag.js';
+import type { LlmBackend } from '../llm/canonical.js';
+import type { RunApprovalMode, ToolBox } from '../tools/contract.js';
+import type { AgentSpec, Language, ModelTemplate } from '../world/types.js';
+
+/** A shared, thread-safe budget pool of one causal root, in milli effective tokens. */
+export interface BudgetGate {
+  readonly ceilingMilli: number;
+  remainingMilli(): number;
+  /** Reserves `estimateMilli`, or returns null when it does not fit (the caller decides exhausted vs short). */
+  tryReserve(estimateMilli: number): Reservation | null;
+  /** True exactly once per pool: whoever gets true writes the one System notice of the root. */
+  noteExhausted(): boolean;
+}
+
+export interface Reservation {
+  /** Settles at the actual cost: debits or credits the difference (credit capped at the ceiling). */
+  commit(actualMilli: number): void;
+  /** Gives the whole reservation back (the call never happened or failed unpaid). */
+  refund(): void;
+}
+
+export interface DeliveryRequest {
+  to: string;
+  message: string;
+  /** Hop of the delivered envelope (parent hop + 1). */
+  hop: number;
+}
+
+export interface DeliveryResult {
+  text: string;
+  state: PlanTaskState;
+}
+
+export interface HandoffRequest {
+  targets: string[];
+  message: string;
+  hop: number;
+}
+
+export interface TurnPorts {
+  /** `ask_*` and each `plan` task: deliver and wait for the answer. Never throws; the outcome is the state. */
+  deliverAndWait(request: DeliveryRequest, signal: AbortSignal): Promise<DeliveryResult>;
+  /** Pushes a System→User notice line (budget stop, interruption); recorded only, never delivered. */
+  notice(text: string): void;
+  emit(event: CoreEvent): void;
+  diag: DiagSink;
+}
+
+/** One other agent as the roster shows it. */
+export interface RosterEntry {
+  id: string;
+  name: string;
+  roleName: string | null;
+  status: AgentStatus;
+}
+
+/** Files that compose the system prompt (missing = ""). */
+export interface PromptMaterial {
+  ordinance: string;
+  construct: string;
+  skill: string;
+  memory: string;
+}
+
+/** One stored history pair: exactly the folded user turn sent and what the agent replied. */
+export interface Exchange {
+  sent: string;
+  replied: string;
+}
+
+/** The message being handled. */
+export interface IncomingEnvelope {
+  from: Endpoint;
+  /** Display label of the sender (user name, agent display name, external client label). */
+  fromLabel: string;
+  content: string;
+  hop: number;
+  /** True when someone waits for the answer (ask, plan task, external ask): such a turn never transfers. */
+  awaitingReply: boolean;
+  coRecipients?: string[];
+}
+
+export interface TurnInput {
+  agent: AgentSpec;
+  template: ModelTemplate;
+  language: Language;
+  /** Connected agents in `connectedAgents` order; a deleted target has status 'idle' and name = id. */
+  roster: RosterEntry[];
+  maxHops: number;
+  material: PromptMaterial;
+  /** Oldest first; the engine keeps the last 8. */
+  history: Exchange[];
+  summary: string | null;
+  envelope: IncomingEnvelope;
+  turnSeq: number;
+  /** Cost of the previous call of this agent (budget estimate floor/ceiling applies). */
+  lastCallMilli: number;
+  workspaceDir: string;
+  runApproval: RunApprovalMode;
+}
+
+export interface TurnDeps {
+  backend: LlmBackend;
+  tools: ToolBox;
+  ports: TurnPorts;
+  /** Null when the village has no token ceiling. */
+  budget: BudgetGate | null;
+  /** Aborted by interrupt_turn / interrupt_all / stop; checked at round boundaries. */
+  signal: AbortSignal;
+  now(): number;
+}
+
+export type TurnOutcome =
+  | { kind: 'finish'; text: string }
+  | { kind: 'handoff'; targets: string[]; message: string };
+
+/** Everything a turn cost (effective milli-tokens are derived from these). */
+export interface TurnSpend {
+  prompt: number;
+  cached: number;
+  cacheWrite: number;
+  completion: number;
+  reasoning: number;
+  effectiveMilli: number;
+}
+
+export interface TurnResult {
+  outcome: TurnOutcome;
+  /** What the waiting asker receives: answered / handed_off / interrupted / budget_exhausted. */
+  replyState: PlanTaskState;
+  stop: TurnStop;
+  /** Stored as history (never empty on either side). */
+  exchange: Exchange;
+  rounds: number;
+  waves: number;
+  spend: TurnSpend;
+  lastCallMilli: number;
+  elapsedMs: number;
+}
+
+/** A recorded message as the driver writes it (supervisor or harness). */
+export type RecordedMessage = AgentMessage;
