@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     setupFiles: ['test/support/stdoutGuard.ts'],
+    // The JSON report feeds the plain `N passed, N failed` line that CI reads (scripts/ciSummary.mjs).
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest-results.json' },
   },
 });

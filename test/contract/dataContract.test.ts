@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ERROR_CODES } from '../../src/core/errors.js';
+import {
+  AGENT_STATUSES,
+  CORE_EVENT_TYPES,
+  PLAN_TASK_STATES,
+  type CoreEvent,
+  type CoreEventType,
+} from '../../src/core/events.js';
+
+interface Ledger {
+  enums: Record<string, string[]>;
+  events: Record<string, string[]>;
+  error_codes: Record<string, string>;
+}
+
+const ledger = parse(readFileSync(new URL('../../data_contract.yaml', import.meta.url), 'utf8')) as Ledger;
+
+/** One sample per event type; the compiler checks each against the CoreEvent union. */
+const sampleEvents: { [K in CoreEventType]: Extract<CoreEvent, { type: K }> } = {
+  agentStatusChanged: { type: 'agentStatusChanged', agentId: 'a', status: 'running' },
+  agentStatsUpdated: { type: 'agentStatsUpdated', agentId: 'a', uptimeSecs: 1, totalTokens: 2, promptTokens: 1, cachedTokens: 0 },
+  messageSent: {
+    type: 'messageSent',
+    message: { id: 'm', from: { kind: 'user' }, to: { kind: 'agent', id: 'a' }, content: '', tokens: 0, tsMs: 0, hop: 0 },
+  },
+  topologyChanged: { type: 'topologyChanged' },
+  agentFailed: { type: 'agentFailed', agentId: 'a', error: { code: 'BUG', message: 'x', retryable: false } },
+  backendDegraded: { type: 'backendDegraded', modelTemplateId: 't', reason: 'r' },
+  conversationCleared: { type: 'conversationCleared' },
+  sessionSwitched: { type: 'sessionSwitched', sessionId: 's' },
+  turnRecorded: { type: 'turnRecorded', agentId: 'a', sessionId: 's' },
+  agentTyping: { type: 'agentTyping', agentId: 'a', active: true },
+  toolInvoked: { type: 'toolInvoked', agentId: 'a', tool: 'grep', ok: true, reason: { kind: 'omitted' } },
+  toolLimitReached: { type: 'toolLimitReached', agentId: 'a', maxIterations: 12 },
+  toolRepeatBlocked: { type: 'toolRepeatBlocked', agentId: 'a', tool: 'grep', repeats: 3 },
+  turnInterrupted: { type: 'turnInterrupted', agentId: 'a', turnSeq: 1 },
+  hopLimitReached: { type: 'hopLimitReached', agentId: 'a', maxHops: 8 },
+  planWaveStarted: { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [], startedAtMs: 0 },
+  planTaskResolved: { type: 'planTaskResolved', planId: 1, to: 'b', state: 'answered', elapsedMs: 3 },
+  planWaveFinished: { type: 'planWaveFinished', planId: 1, bundleChars: 10, elapsedMs: 3 },
+};
+
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+describe('data_contract.yaml and the code agree', () => {
+  it('lists exactly the error codes the code can raise', () => {
+    expect(sorted(Object.keys(ledger.error_codes))).toEqual(sorted(ERROR_CODES));
+  });
+
+  it('lists exactly the CoreEvent types', () => {
+    expect(sorted(Object.keys(ledger.events))).toEqual(sorted(CORE_EVENT_TYPES));
+  });
+
+  it.each(Object.entries(sampleEvents))('event %s carries exactly the ledger fields', (type, event) => {
+    const fields = Object.keys(event).filter((key) => key !== 'type');
+    expect(sorted(fields)).toEqual(sorted(ledger.events[type] ?? []));
+  });
+
+  it('lists exactly the plan task states and agent statuses', () => {
+    expect(ledger.enums.plan_task_state).toEqual([...PLAN_TASK_STATES]);
+    expect(ledger.enums.agent_status).toEqual([...AGENT_STATUSES]);
+  });
+});
