@@ -42,9 +42,15 @@ export interface AgentTool {
   specFor(presentation: ToolPresentation): ToolSpec | null;
   /**
    * Runs the tool. Failures the model can act on are returned as text (a tool never ends the turn);
-   * a throw is turned into a "tool execution failed" text by the registry.
+   * a refusal may say so with `{ body, ok: false }`; a throw is turned into a "tool execution failed" text.
    */
-  call(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+  call(args: Record<string, unknown>, ctx: ToolContext): Promise<string | ToolReply>;
+}
+
+/** A tool's answer with its success flag: a plain string means ok; a refusal is `{ body, ok: false }`. */
+export interface ToolReply {
+  body: string;
+  ok: boolean;
 }
 
 export type { JsonSchema, ToolSpec };
