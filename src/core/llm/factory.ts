@@ -1,0 +1,93 @@
+/**
+ * Model template → LLM backend. Resolves the provider and the credential before any network use; in
+ * `echoOnFailure` mode a configuration failure becomes a visible echo backend whose prefix carries the reason.
+ */
+import type { ModelTemplate, Provider } from '../world/types.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import type { LlmBackend } from './canonical.js';
+import { AnthropicBackend } from './anthropic.js';
+import { EchoBackend } from './echo.js';
+import type { HttpBackendConfig } from './httpClient.js';
+import { configError, LlmError } from './llmError.js';
+import { OpenAiCompatBackend } from './openAiCompat.js';
+
+/** `strict` throws configuration errors; `echoOnFailure` substitutes a labelled echo backend. */
+export type FactoryMode = 'strict' | 'echoOnFailure';
+
+/** A resolved backend; `degradedReason` is set when an echo stands in for the configured provider. */
+export interface BackendResolution {
+  backend: LlmBackend;
+  degradedReason?: string;
+}
+
+/** Test and tuning hooks passed through to HTTP backends. */
+export type BackendTuning = Pick<HttpBackendConfig, 'sleep' | 'onRetry'>;
+
+/** Explicit provider, else detected from the base URL: api.anthropic.com → anthropic, anything else compat. */
+export function effectiveProvider(template: Pick<ModelTemplate, 'provider' | 'baseUrl'>): Provider {
+  if (template.provider !== null) return template.provider;
+  return template.baseUrl.includes('api.anthropic.com') ? 'anthropic' : 'open_ai_compat';
+}
+
+/** The API key for a template ('' when none is needed); throws LLM_CONFIG when it must exist and does not. */
+export function resolveApiKey(template: Pick<ModelTemplate, 'id' | 'name' | 'credential'>, secrets: SecretStore): string {
+  switch (template.credential) {
+    case 'not_required':
+      return '';
+    case 'unset':
+      throw configError(
+        `model template "${template.id}" has no credential configured (credential: unset)`,
+        `store an API key with \`fuseforks-cli secrets set ${template.id}\`, or set "credential": "not_required" for a local server`,
+      );
+    case 'keyring': {
+      const key = secrets.get(template.id);
+      if (key === null || key.trim() === '') {
+        throw configError(
+          `the API key for template ${template.id} is not set (looked in the ${secrets.kind} secret store)`,
+          `store it with \`fuseforks-cli secrets set ${template.id}\``,
+        );
+      }
+      return key.trim();
+    }
+  }
+}
+
+/** Builds the backend for a template without degradation; throws LLM_CONFIG on a bad configuration. */
+export function createBackendStrict(template: ModelTemplate, secrets: SecretStore, tuning: BackendTuning = {}): LlmBackend {
+  const provider = effectiveProvider(template);
+  if (provider === 'echo') return new EchoBackend();
+  if (template.baseUrl.trim() === '') {
+    throw configError(`model template "${template.id}" has an empty baseUrl`, 'set baseUrl, e.g. https://api.openai.com/v1');
+  }
+  const config: HttpBackendConfig = {
+    baseUrl: template.baseUrl.trim(),
+    apiKey: resolveApiKey(template, secrets),
+    timeoutSecs: template.requestTimeoutSecs > 0 ? template.requestTimeoutSecs : 120,
+    maxRetries: template.maxRetries,
+    ...tuning,
+  };
+  return provider === 'anthropic' ? new AnthropicBackend(config) : new OpenAiCompatBackend(config);
+}
+
+/** Prefix of the echo backend that stands in for a failed configuration: the visible note in the reply. */
+export function degradedPrefix(reason: string): string {
+  return `[echo / ${reason}]`;
+}
+
+/**
+ * Template → backend. In `echoOnFailure` mode an LLM_CONFIG failure returns an echo backend and the reason;
+ * the caller emits `backendDegraded`. Any other error propagates in both modes.
+ */
+export function createBackend(
+  template: ModelTemplate,
+  secrets: SecretStore,
+  mode: FactoryMode = 'strict',
+  tuning: BackendTuning = {},
+): BackendResolution {
+  try {
+    return { backend: createBackendStrict(template, secrets, tuning) };
+  } catch (err) {
+    if (mode === 'strict' || !(err instanceof LlmError) || err.code !== 'LLM_CONFIG') throw err;
+    return { backend: new EchoBackend(degradedPrefix(err.message)), degradedReason: err.message };
+  }
+}

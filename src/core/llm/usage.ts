@@ -1,0 +1,26 @@
+/**
+ * Usage arithmetic shared by the turn ledger and the backends (tokens). The budget's effective-token
+ * weighting lives with the budget engineer, not here.
+ */
+import type { Usage } from './canonical.js';
+
+/** Field-wise sum of two usages (tokens). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt: a.prompt + b.prompt,
+    completion: a.completion + b.completion,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    reasoning: a.reasoning + b.reasoning,
+  };
+}
+
+/** prompt + completion (tokens). */
+export function totalTokens(u: Usage): number {
+  return u.prompt + u.completion;
+}
+
+/** A non-negative integer from a provider field, 0 when absent or malformed (unreported = 0). */
+export function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
