@@ -1,0 +1,183 @@
+/**
+ * The words of every preflight finding, in Japanese and English. One function per code per language,
+ * so the decision code never builds sentences and a translation cannot silently miss a code.
+ * Texts name the agent / template / variable / schedule, and never contain a secret value.
+ */
+import type { Language } from '../world/types.js';
+
+/** A finding's two sentences. */
+export interface FindingText {
+  message: string;
+  fix: string;
+}
+
+/** An agent as a finding names it. */
+export interface AgentRef {
+  id: string;
+  name: string;
+}
+
+/** How a missing secret should be provided: an env variable (`--secrets env`) or the keyring. */
+export type SecretHint = { store: 'env'; envName: string } | { store: 'keyring' };
+
+/** The sentence builders, one per finding code (SECRET_MISSING has two shapes: keyring claim vs. unset). */
+export interface FindingTexts {
+  planReviewOn(agent: AgentRef): FindingText;
+  secretMissing(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
+  credentialUnset(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
+  modelTemplateMissing(agent: AgentRef, templateId: string): FindingText;
+  receptionUnset(): FindingText;
+  receptionMissing(receptionId: string): FindingText;
+  receptionTargetsOutside(reception: AgentRef, outside: string[]): FindingText;
+  scheduleTargetStopped(scheduleId: string, target: AgentRef): FindingText;
+  runApprovalPending(agents: AgentRef[]): FindingText;
+  probeUnapproved(scheduleId: string, command: string): FindingText;
+  jevTokenMissing(hint: SecretHint, reasons: { judges: AgentRef[]; compression: boolean }): FindingText;
+  mcpCommandNotFound(server: string, agentId: string | null, command: string): FindingText;
+}
+
+const ja = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id}（${a.name}）` : a.id);
+const en = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id} (${a.name})` : a.id);
+
+const JA: FindingTexts = {
+  planReviewOn: (a) => ({
+    message: `${ja(a)} は計画の確認（planReview）が有効です。GUI なしでは承認する人がいないため、plan の波が止まったままになります。`,
+    fix: `GUI で ${ja(a)} の計画の確認を切るか、承認なしで進めてよいなら --bypass-plan-review を付けてください。`,
+  }),
+  secretMissing: (t, agents, h) => ({
+    message: `テンプレート ${t}（${agents.map(ja).join('、')} が使用）の API キーが、選んだ置き場にありません。`,
+    fix:
+      h.store === 'env'
+        ? `環境変数 ${h.envName} にキーを設定してから実行してください。`
+        : `GUI のモデル設定で ${t} のキーを登録するか、--secrets env にして環境変数で渡してください。`,
+  }),
+  credentialUnset: (t, agents, h) => ({
+    message: `テンプレート ${t}（${agents.map(ja).join('、')} が使用）は認証情報が未設定（credential: unset）のため、LLM を呼べません。`,
+    fix:
+      h.store === 'env'
+        ? `world.json の ${t} の credential を "keyring" にし、環境変数 ${h.envName} にキーを設定してください（キー不要の相手なら "not_required"）。`
+        : `GUI のモデル設定で ${t} のキーを登録してください（キー不要の相手なら credential を "not_required" に）。`,
+  }),
+  modelTemplateMissing: (a, t) => ({
+    message: `${ja(a)} が指すモデルテンプレート ${t} が村にありません。`,
+    fix: `GUI で ${ja(a)} に存在するテンプレートを選び直すか、テンプレート ${t} を作ってください。`,
+  }),
+  receptionUnset: () => ({
+    message: '窓口（reception）が設定されていないため、外からの依頼を受け取れません。',
+    fix: 'GUI で窓口にする個体を選ぶか、world.json の reception に個体の id を書いてください。',
+  }),
+  receptionMissing: (r) => ({
+    message: `窓口に指定された ${r} は村にいません（削除済み）。`,
+    fix: 'GUI で窓口を選び直すか、world.json の reception を存在する個体の id にしてください。',
+  }),
+  receptionTargetsOutside: (r, outside) => ({
+    message: `窓口 ${ja(r)} の接続先 ${outside.join('、')} は起動しません。そこへの委譲は NOT_RUNNING で返り、窓口が自分で答えます。`,
+    fix: `委譲させたいなら --start に ${outside.join(',')} を加えてください（今のままでよければ対応は不要です）。`,
+  }),
+  scheduleTargetStopped: (s, t) => ({
+    message: `予定 ${s} の宛先 ${ja(t)} は起動しないため、この予定は停止中として飛ばされます。`,
+    fix: `この予定を動かすなら --start に ${t.id} を加えてください。不要なら GUI で予定を無効にしてください。`,
+  }),
+  runApprovalPending: (agents) => ({
+    message: `${agents.map(ja).join('、')} は run を使えますが、承認モードが required です。未承認のコマンドは断られ、承認待ちに積まれても誰も承認しません。`,
+    fix: 'GUI で run.json の許可リストを整えるか、--run-approval auto-approve / no-approval を選んでください。',
+  }),
+  probeUnapproved: (s, c) => ({
+    message: `予定 ${s} の前判定コマンド ${c} はこの端末で承認されていないため、発火しても依頼は送られません。`,
+    fix: 'GUI でこの予定の前判定を承認し、できた棚の probe_approvals.json をこの --data-dir に置いてください。',
+  }),
+  jevTokenMissing: (h, r) => ({
+    message: `${jevReasonJa(r)}が設定されていますが、Jev のトークン（jev_api_token）がありません。判断役も圧縮も無効のまま起動します。`,
+    fix:
+      h.store === 'env'
+        ? `環境変数 ${h.envName} にトークンを設定してください。`
+        : 'GUI の Jev 設定でトークンを登録するか、--secrets env にして環境変数で渡してください。',
+  }),
+  mcpCommandNotFound: (s, agent, c) => ({
+    message: `MCP サーバー ${s}（${agent === null ? '共通の mcp.json' : `agents/${agent}/mcp.json`}）のコマンド ${c} が見つかりません。接続できず、そのツールは使えません。`,
+    fix: `${c} をインストールして PATH に入れるか、絶対パスを直すか、そのサーバーを無効（enabled: false）にしてください。`,
+  }),
+};
+
+function jevReasonJa(r: { judges: AgentRef[]; compression: boolean }): string {
+  const parts: string[] = [];
+  if (r.judges.length > 0) parts.push(`判断役（${r.judges.map(ja).join('、')}）`);
+  if (r.compression) parts.push('ツール結果の圧縮');
+  return parts.length > 0 ? parts.join('と') : 'Jev';
+}
+
+function jevReasonEn(r: { judges: AgentRef[]; compression: boolean }): string {
+  const parts: string[] = [];
+  if (r.judges.length > 0) parts.push(`a judge (for ${r.judges.map(en).join(', ')})`);
+  if (r.compression) parts.push('tool-result compression');
+  return parts.length > 0 ? parts.join(' and ') : 'Jev';
+}
+
+const EN: FindingTexts = {
+  planReviewOn: (a) => ({
+    message: `${en(a)} has plan review on. Without the GUI nobody can approve, so its plan waves would wait forever.`,
+    fix: `Turn plan review off for ${en(a)} in the GUI, or pass --bypass-plan-review if its waves may go out unapproved.`,
+  }),
+  secretMissing: (t, agents, h) => ({
+    message: `The API key of template ${t} (used by ${agents.map(en).join(', ')}) is not in the chosen secret store.`,
+    fix:
+      h.store === 'env'
+        ? `Set the environment variable ${h.envName} to the key and run again.`
+        : `Register the key for ${t} in the GUI's model settings, or use --secrets env and pass it as a variable.`,
+  }),
+  credentialUnset: (t, agents, h) => ({
+    message: `Template ${t} (used by ${agents.map(en).join(', ')}) has no credential configured (credential: unset), so its LLM calls would be refused.`,
+    fix:
+      h.store === 'env'
+        ? `Set credential to "keyring" for ${t} in world.json and set ${h.envName} (or "not_required" if the endpoint needs no key).`
+        : `Register a key for ${t} in the GUI's model settings (or set credential to "not_required" if the endpoint needs no key).`,
+  }),
+  modelTemplateMissing: (a, t) => ({
+    message: `${en(a)} points at model template ${t}, which does not exist in this village.`,
+    fix: `Pick an existing template for ${en(a)} in the GUI, or create template ${t}.`,
+  }),
+  receptionUnset: () => ({
+    message: 'No reception is set, so the village cannot take an outside request.',
+    fix: "Choose a reception agent in the GUI, or write an agent id into world.json's reception.",
+  }),
+  receptionMissing: (r) => ({
+    message: `The reception ${r} is not an agent of this village (it was deleted).`,
+    fix: "Choose the reception again in the GUI, or set world.json's reception to an existing agent id.",
+  }),
+  receptionTargetsOutside: (r, outside) => ({
+    message: `The reception ${en(r)} is tied to ${outside.join(', ')}, which will not be started. Delegating there returns NOT_RUNNING and the reception answers by itself.`,
+    fix: `Add ${outside.join(',')} to --start if the reception should delegate (nothing to do if this is intended).`,
+  }),
+  scheduleTargetStopped: (s, t) => ({
+    message: `Schedule ${s} targets ${en(t)}, which will not be started, so it will be skipped as "agent stopped".`,
+    fix: `Add ${t.id} to --start to run this schedule, or disable the schedule in the GUI.`,
+  }),
+  runApprovalPending: (agents) => ({
+    message: `${agents.map(en).join(', ')} can use run while run approval is "required": unapproved commands are refused and queued as pending, and nobody will approve them.`,
+    fix: 'Complete the allow list in run.json from the GUI, or choose --run-approval auto-approve or no-approval.',
+  }),
+  probeUnapproved: (s, c) => ({
+    message: `The pre-check command ${c} of schedule ${s} is not approved on this machine, so the schedule will fire without sending its request.`,
+    fix: "Approve the schedule's pre-check in the GUI and put the resulting shelf file probe_approvals.json into this --data-dir.",
+  }),
+  jevTokenMissing: (h, r) => ({
+    message: `${capitalize(jevReasonEn(r))} is configured but the Jev token (jev_api_token) is missing; judge and compression will stay inactive.`,
+    fix:
+      h.store === 'env'
+        ? `Set the environment variable ${h.envName} to the token.`
+        : "Register the token in the GUI's Jev settings, or use --secrets env and pass it as a variable.",
+  }),
+  mcpCommandNotFound: (s, agent, c) => ({
+    message: `The command ${c} of MCP server ${s} (${agent === null ? 'shared mcp.json' : `agents/${agent}/mcp.json`}) was not found; it cannot connect and its tools will be missing.`,
+    fix: `Install ${c} and put it on PATH, correct the absolute path, or disable the server (enabled: false).`,
+  }),
+};
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The texts of a language (ja when the village language is undetermined). */
+export function findingTexts(language: Language | null | undefined): FindingTexts {
+  return language === 'en' ? EN : JA;
+}

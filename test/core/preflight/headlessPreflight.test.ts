@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { FINDING_CODES, type Finding, type FindingCode } from '../../../src/core/preflight/finding.js';
+import { headlessPreflight, secretNeed, type PreflightView } from '../../../src/core/preflight/headlessPreflight.js';
+import type { ScheduledTask } from '../../../src/core/schedules/types.js';
+import type { AgentSpec, Language, ModelTemplate, World } from '../../../src/core/world/types.js';
+
+function agent(id: string, extra: Partial<AgentSpec> = {}): AgentSpec {
+  return {
+    id, name: `Name-${id}`, modelTemplateId: 'tpl', ragSources: [], connectedAgents: [], order: 0, workDir: null,
+    maxToolIterations: null, enabledTools: null, hearsRoomLog: true, allowHandoff: true, batchStart: true,
+    roleId: null, groupId: null, hidden: false, planReview: false, ...extra,
+  };
+}
+
+function template(id: string, extra: Partial<ModelTemplate> = {}): ModelTemplate {
+  return {
+    id, name: id, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', contextLength: 128000, temperature: null,
+    maxOutputTokens: 8192, credential: 'keyring', provider: 'open_ai_compat', useTools: true, effort: null,
+    requestTimeoutSecs: 120, maxRetries: 3, inputPerMtok: null, outputPerMtok: null, cacheReadPerMtok: null,
+    cacheWritePerMtok: null, cacheWrite1hPerMtok: null, pricingAsOf: null, ...extra,
+  };
+}
+
+function world(extra: Partial<World> = {}): World {
+  return {
+    agents: [agent('rec'), agent('b')], groups: [], modelTemplates: [template('tpl')], roles: [], topologyPositions: {},
+    tokenBudget: 1_000_000, language: 'en', userName: null, reception: 'rec', externalName: null,
+    askTimeoutSecs: 600, maxHops: 8, ...extra,
+  };
+}
+
+function schedule(id: string, to: string, extra: Partial<ScheduledTask> = {}): ScheduledTask {
+  return { id, to, message: 'm', recurrence: { kind: 'interval', everyMinutes: 10 }, createdAtMs: 0, lastConsumedDueMs: null, enabled: true, ...extra };
+}
+
+/** A view where everything passes; each row breaks one thing. */
+function view(extra: Partial<PreflightView> = {}): PreflightView {
+  return {
+    mode: 'ask', start: ['rec', 'b'], secretPresent: () => true, probeApproved: () => true, jevTokenPresent: true,
+    jevNeeded: false, judgeTargets: new Set(), bypassPlanReview: false, runApproval: 'auto-approve', mcpServers: [],
+    commandExists: () => true, ...extra,
+  };
+}
+
+interface Row {
+  code: FindingCode;
+  level: Finding['level'];
+  w?: Partial<World>;
+  v?: Partial<PreflightView>;
+  s?: ScheduledTask[];
+  /** A word the English message must name (agent, template, variable, schedule…). */
+  names: string;
+}
+
+const rows: Row[] = [
+  { code: 'PLAN_REVIEW_ON', level: 'reject', w: { agents: [agent('rec', { planReview: true }), agent('b')] }, names: 'Name-rec' },
+  { code: 'SECRET_MISSING', level: 'reject', v: { secretPresent: (k) => k !== 'tpl' }, names: 'tpl' },
+  { code: 'SECRET_MISSING', level: 'reject', w: { modelTemplates: [template('tpl', { credential: 'unset' })] }, names: 'unset' },
+  { code: 'MODEL_TEMPLATE_MISSING', level: 'reject', w: { agents: [agent('rec'), agent('b', { modelTemplateId: 'gone' })] }, names: 'gone' },
+  { code: 'RECEPTION_UNSET', level: 'reject', w: { reception: null }, names: 'reception' },
+  { code: 'RECEPTION_MISSING', level: 'reject', w: { reception: 'ghost' }, v: { start: ['b'] }, names: 'ghost' },
+  { code: 'RECEPTION_TARGETS_OUTSIDE', level: 'info', w: { agents: [agent('rec', { connectedAgents: ['b'] }), agent('b')] }, v: { start: ['rec'] }, names: 'b' },
+  { code: 'SCHEDULE_TARGET_STOPPED', level: 'warn', v: { mode: 'serve', start: ['rec'] }, s: [schedule('sch-1', 'b')], names: 'sch-1' },
+  { code: 'RUN_APPROVAL_PENDING', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['grep', 'run'] })] }, v: { runApproval: 'required' }, names: 'Name-b' },
+  { code: 'PROBE_UNAPPROVED', level: 'warn', v: { mode: 'serve', probeApproved: () => false }, s: [schedule('sch-2', 'b', { probe: { command: 'check-feed', args: [], expect: 'go', timeoutSecs: 60, cwd: null } })], names: 'check-feed' },
+  { code: 'JEV_TOKEN_MISSING', level: 'warn', v: { jevNeeded: true, jevTokenPresent: false, judgeAgents: ['b'] }, names: 'Name-b' },
+  { code: 'MCP_COMMAND_NOT_FOUND', level: 'warn', v: { mcpServers: [{ name: 'files', agentId: null, transport: 'stdio', command: 'no-such-mcp', enabled: true }], commandExists: () => false }, names: 'no-such-mcp' },
+];
+
+describe('headlessPreflight: one row per code', () => {
+  it('a clean village with every switch right has no finding', () => {
+    expect(headlessPreflight(world(), [schedule('s', 'b')], view())).toEqual([]);
+    expect(headlessPreflight(world(), [schedule('s', 'b')], view({ mode: 'serve' }))).toEqual([]);
+  });
+
+  it('covers all eleven codes', () => {
+    expect(new Set(rows.map((r) => r.code))).toEqual(new Set(FINDING_CODES));
+  });
+
+  it.each(rows)('$code ($level) names "$names" in both languages', (row) => {
+    for (const language of ['en', 'ja'] as Language[]) {
+      const found = headlessPreflight(world({ ...row.w, language }), row.s ?? [], view(row.v));
+      expect(found.map((f) => [f.code, f.level])).toEqual([[row.code, row.level]]);
+      const [f] = found as [Finding];
+      expect(f.message).toContain(row.code === 'SECRET_MISSING' && row.names === 'unset' ? 'tpl' : row.names);
+      expect(f.fix.length).toBeGreaterThan(10);
+      // ja texts use Japanese script, en texts do not (the village language picks the words).
+      expect(/[\u3040-\u30ff]/.test(f.message + f.fix)).toBe(language === 'ja');
+    }
+  });
+});
+
+describe('headlessPreflight: decisions', () => {
+  it('sorts reject → warn → info even when the table order differs, stable within a level', () => {
+    // Table order would put the info (row 4) before the warns (rows 6, 9): the sort must move it last.
+    const w = world({ agents: [agent('rec', { connectedAgents: ['b'], enabledTools: ['run'] }), agent('b'), agent('c', { planReview: true }), agent('d', { planReview: true })] });
+    const v = view({ start: ['rec', 'c', 'd'], runApproval: 'required', mcpServers: [{ name: 'x', agentId: null, transport: 'stdio', command: 'nope', enabled: true }], commandExists: () => false });
+    const found = headlessPreflight(w, [], v);
+    expect(found.map((f) => f.code)).toEqual(['PLAN_REVIEW_ON', 'PLAN_REVIEW_ON', 'RUN_APPROVAL_PENDING', 'MCP_COMMAND_NOT_FOUND', 'RECEPTION_TARGETS_OUTSIDE']);
+    expect(found[0]?.message).toContain('Name-c');
+    expect(found[1]?.message).toContain('Name-d');
+  });
+
+  it('--bypass-plan-review passes plan review', () => {
+    const w = world({ agents: [agent('rec', { planReview: true }), agent('b')] });
+    expect(headlessPreflight(w, [], view({ bypassPlanReview: true }))).toEqual([]);
+  });
+
+  it("a judge target is not reported as a reception tie outside the start set (seed P6)", () => {
+    const w = world({ agents: [agent('rec', { connectedAgents: ['judge', 'b'] }), agent('b'), agent('judge')] });
+    const found = headlessPreflight(w, [], view({ start: ['rec'], judgeTargets: new Set(['judge']) }));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.message).toContain('b');
+    expect(found[0]?.message).not.toContain('judge');
+    expect(headlessPreflight(w, [], view({ start: ['rec', 'b'], judgeTargets: new Set(['judge']) }))).toEqual([]);
+  });
+
+  it('names the environment variable under --secrets env, never a value', () => {
+    const found = headlessPreflight(world(), [], view({ secretPresent: () => false, secretEnvName: (k) => `FUSEFORKS_SECRET_${k.toUpperCase()}` }));
+    expect(found[0]?.fix).toContain('FUSEFORKS_SECRET_TPL');
+  });
+
+  it('reception rules apply to ask only; schedule rules to serve only', () => {
+    expect(headlessPreflight(world({ reception: null }), [], view({ mode: 'serve' }))).toEqual([]);
+    expect(headlessPreflight(world(), [schedule('s', 'b')], view({ start: ['rec'] })).map((f) => f.code)).toEqual([]);
+  });
+
+  it('ignores disabled schedules, schedules for deleted agents, and probes of stopped targets', () => {
+    const probe = { command: 'p', args: [], expect: 'go', timeoutSecs: 60, cwd: null };
+    const s = [schedule('off', 'b', { enabled: false }), schedule('gone', 'ghost'), schedule('stopped', 'b', { probe })];
+    const found = headlessPreflight(world(), s, view({ mode: 'serve', start: ['rec'], probeApproved: () => false }));
+    expect(found.map((f) => [f.code, f.message.includes('stopped')])).toEqual([['SCHEDULE_TARGET_STOPPED', true]]);
+  });
+
+  it('checks MCP servers of started agents only, enabled stdio only', () => {
+    const servers = [
+      { name: 'own', agentId: 'b', transport: 'stdio', command: 'x', enabled: true },
+      { name: 'off', agentId: null, transport: 'stdio', command: 'x', enabled: false },
+      { name: 'remote', agentId: null, transport: 'http', enabled: true },
+    ];
+    expect(headlessPreflight(world(), [], view({ start: ['rec'], mcpServers: servers, commandExists: () => false }))).toEqual([]);
+  });
+
+  it.each([
+    [{ provider: 'echo', credential: 'unset' }, 'none'],
+    [{ provider: 'open_ai_compat', credential: 'not_required' }, 'none'],
+    [{ provider: 'anthropic', credential: 'keyring' }, 'key'],
+    [{ provider: null, credential: 'unset' }, 'unset'],
+  ] as const)('secretNeed(%o) = %s', (tpl, need) => {
+    expect(secretNeed(tpl)).toBe(need);
+  });
+});
