@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBackend } from '../../../src/core/llm/factory.js';
+import type { ChatMessage } from '../../../src/core/llm/canonical.js';
+import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
+import { reply, startStubLlm, type StubLlm } from '../../support/stubLlm.js';
+import { GREP_TOOL, request, template } from './fixtures.js';
+
+let stub: StubLlm;
+beforeEach(async () => {
+  stub = await startStubLlm();
+});
+afterEach(async () => {
+  await stub.close();
+});
+
+const compat = (over = {}) => createBackend(template(stub.baseUrl, over), new MemorySecretStore({ 'tpl-test': 'sk-test-key' })).backend;
+
+describe('OpenAI-compatible backend against the stub', () => {
+  it('sends a text request and maps the reply and usage (incl. cached and reasoning)', async () => {
+    stub.enqueue(reply.text('hi there', { usage: { prompt: 120, completion: 9, cacheRead: 100, reasoning: 4 } }));
+    const backend = compat({ credential: 'keyring' });
+    expect(backend.name).toBe('openai-compat');
+    const res = await backend.chat(request({ temperature: 0.3 }));
+    expect(res).toEqual({ text: 'hi there', toolCalls: [], finish: 'stop', usage: { prompt: 120, completion: 9, cacheRead: 100, cacheWrite: 0, reasoning: 4 } });
+    const sent = stub.requests[0]!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-test-key');
+    expect(sent.body).toMatchObject({ model: 'test-model', max_tokens: 256, temperature: 0.3 });
+    expect(sent.body).not.toHaveProperty('tools');
+  });
+
+  it('omits the Authorization header when no key is required', async () => {
+    stub.enqueue(reply.text('ok'));
+    await compat().chat(request());
+    expect(stub.requests[0]!.headers).not.toHaveProperty('authorization');
+    expect(stub.requests[0]!.body).not.toHaveProperty('temperature');
+  });
+
+  it('round-trips tool calls: decoded calls, then assistant tool_calls and tool results in the next request', async () => {
+    stub.enqueue(reply.toolCalls([{ name: 'grep', args: { q: 'needle' }, id: 'call_1' }]));
+    stub.enqueue(reply.text('found it'));
+    const backend = compat();
+    const first = await backend.chat(request({ tools: [GREP_TOOL], toolChoice: 'required' }));
+    expect(first.finish).toBe('tool_use');
+    expect(first.toolCalls).toEqual([{ id: 'call_1', name: 'grep', args: { q: 'needle' } }]);
+    const history: ChatMessage[] = [
+      ...request().messages,
+      { role: 'assistant', content: '', toolCalls: first.toolCalls },
+      { role: 'tool', content: 'a.txt:1:needle', toolCallId: 'call_1', toolName: 'grep' },
+    ];
+    const second = await backend.chat(request({ messages: history, tools: [GREP_TOOL], toolChoice: { name: 'grep' } }));
+    expect(second.text).toBe('found it');
+    const body = stub.requests[1]!.body!;
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'grep', arguments: '{"q":"needle"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'a.txt:1:needle' },
+    ]);
+    expect(body.tools).toEqual([{ type: 'function', function: GREP_TOOL }]);
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'grep' } });
+    expect(stub.requests[0]!.body!.tool_choice).toBe('required');
+  });
+
+  it('raises LLM_PARSE (not retried) on tool arguments that are not JSON', async () => {
+    stub.enqueue(reply.toolCalls([{ name: 'grep', rawArgs: '{"q": broken' }]));
+    await expect(compat().chat(request({ tools: [GREP_TOOL] }))).rejects.toMatchObject({ code: 'LLM_PARSE', retryable: false });
+    expect(stub.count).toBe(1);
+  });
+
+  it('raises LLM_OUTPUT_TRUNCATED carrying the paid usage when the limit cut an empty reply', async () => {
+    stub.enqueue(reply.text('', { finish: 'length', usage: { prompt: 50, completion: 256 } }));
+    const err = await compat().chat(request()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'LLM_OUTPUT_TRUNCATED', retryable: false, usage: { prompt: 50, completion: 256 } });
+    expect(stub.count).toBe(1);
+  });
+
+  it('uses max_completion_tokens for gpt-5 and o-series models', async () => {
+    stub.enqueue(reply.text('a'));
+    stub.enqueue(reply.text('b'));
+    await compat().chat(request({ model: 'gpt-5-mini' }));
+    await compat().chat(request({ model: 'o3' }));
+    for (const r of stub.requests) {
+      expect(r.body).toHaveProperty('max_completion_tokens', 256);
+      expect(r.body).not.toHaveProperty('max_tokens');
+    }
+  });
+});
