@@ -40,6 +40,11 @@ export interface ModelTemplate {
   credential: CredentialSource;
   /** null = detect from baseUrl (api.anthropic.com → anthropic, else open_ai_compat). */
   provider: Provider | null;
+  /**
+   * Set when world.json names a provider this build does not speak (e.g. the original's `gemini`): `provider`
+   * is then null, the raw value is written back unchanged, and the LLM factory must refuse with LLM_CONFIG.
+   */
+  unsupportedProvider?: string;
   useTools: boolean;
   effort: Effort | null;
   requestTimeoutSecs: number;

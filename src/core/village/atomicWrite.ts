@@ -1,0 +1,55 @@
+/**
+ * Atomic file replacement: write a temp file in the same folder, fsync it, rename it over the target, then fsync
+ * the folder (best effort). A reader sees the old file or the new one, never a torn one; a crash leaves at most
+ * a stray `.tmp` beside the target.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { FuseforksError } from '../errors.js';
+
+export interface AtomicWriteOptions {
+  /** File mode of a newly created file (e.g. 0o600 for the door token); default 0o666 minus umask. */
+  mode?: number;
+}
+
+/** Replaces `path` with `data` atomically. Throws CONFIG_IO naming the file on failure; the old file stays intact. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  // Same folder = same file system, so rename is atomic; the random part keeps concurrent writers apart.
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', options.mode ?? 0o666);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new FuseforksError('CONFIG_IO', `cannot write ${path}: ${reason}`, {
+      fix: `Check that ${dir} exists, is writable and has free space.`,
+      details: { file: path, reason },
+      cause: error,
+    });
+  }
+  await syncDir(dir);
+}
+
+/** Makes the rename durable. Windows cannot open a folder for sync, and some file systems refuse: both are fine. */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The data itself is already synced; only the directory entry's durability is best effort.
+  }
+}

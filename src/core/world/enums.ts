@@ -1,0 +1,19 @@
+/**
+ * Enum values of world.json as runtime lists (zod-free, so the normalizer and workers can use them).
+ * Each list is checked against its plain type in `types.ts` at compile time.
+ */
+import type { CredentialSource, Effort, Language, Provider, RoleColor } from './types.js';
+
+/** Provider wire values this build speaks (SPEC §3.1); the original's others read as unsupported. */
+export const KNOWN_PROVIDERS = ['open_ai_compat', 'anthropic', 'echo'] as const satisfies readonly Provider[];
+export const CREDENTIAL_SOURCES = ['unset', 'not_required', 'keyring'] as const satisfies readonly CredentialSource[];
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const satisfies readonly Effort[];
+export const ROLE_COLORS = [
+  'red', 'orange', 'amber', 'green', 'teal', 'blue', 'violet', 'pink',
+] as const satisfies readonly RoleColor[];
+export const LANGUAGES = ['ja', 'en'] as const satisfies readonly Language[];
+
+/** True when `value` is one of `values` (narrows to the enum). */
+export function isOneOf<const T extends readonly string[]>(values: T, value: unknown): value is T[number] {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
+}

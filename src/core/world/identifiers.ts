@@ -1,0 +1,27 @@
+/**
+ * Safe identifiers: agent, template, role and group ids. An agent id becomes a folder name (`agents/{id}/`),
+ * so the rule is what blocks path traversal (reference core.md §1.1). Types only + one error: worker-safe.
+ */
+import { FuseforksError } from '../errors.js';
+
+/** Longest safe identifier, in characters. */
+export const MAX_IDENTIFIER_LENGTH = 64;
+
+const SAFE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** True for 1–64 characters of `[A-Za-z0-9_-]` (ASCII only: no dots, slashes, spaces or look-alikes). */
+export function isSafeIdentifier(value: unknown): value is string {
+  return typeof value === 'string' && SAFE.test(value);
+}
+
+/**
+ * Throws `UNSAFE_IDENTIFIER` unless `value` is safe. `what` names the field in the message (e.g. "agent id").
+ * The value is quoted with JSON escaping so control characters cannot forge log lines.
+ */
+export function assertSafeIdentifier(value: unknown, what = 'identifier'): asserts value is string {
+  if (isSafeIdentifier(value)) return;
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : typeof value;
+  throw new FuseforksError('UNSAFE_IDENTIFIER', `${what} ${shown} is not a safe identifier`, {
+    fix: `Use 1-${MAX_IDENTIFIER_LENGTH} characters from A-Z, a-z, 0-9, "_" and "-" for the ${what}.`,
+  });
+}
