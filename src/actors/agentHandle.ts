@@ -1,0 +1,117 @@
+/**
+ * One agent worker thread as the supervisor holds it: spawn, the `init` → `ready` handshake on
+ * parentPort, the private data-plane port, and a bounded join. Knows nothing about routing.
+ */
+import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import type { FromWorker, InitMessage, ReadyMessage, ToWorker } from './protocol.js';
+
+/** How a worker ended. `error` is set when it threw or hit its resource limits. */
+export interface WorkerExit {
+  code: number;
+  error: Error | null;
+  wasReady: boolean;
+}
+
+export interface AgentHandleCallbacks {
+  onMessage(message: FromWorker): void;
+  onExit(exit: WorkerExit): void;
+}
+
+/** What `spawn` needs besides the callbacks: the init message without its port. */
+export type InitPayload = Omit<InitMessage, 'port'>;
+
+/** A live (or finished) agent worker. */
+export class AgentHandle {
+  /** Resolves on `ready`; rejects when the worker exits first (a bootstrap failure). */
+  readonly ready: Promise<void>;
+  /** Resolves with the exit once the thread is gone. */
+  readonly exited: Promise<WorkerExit>;
+  private readonly port: MessagePort;
+  private isReady = false;
+  private hasExited = false;
+  private lastError: Error | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    init: InitPayload,
+    callbacks: AgentHandleCallbacks,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    port1.on('message', (msg: FromWorker) => callbacks.onMessage(msg));
+    let markReady: () => void = () => {};
+    let failBoot: (e: Error) => void = () => {};
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failBoot = reject;
+    });
+    // A rejected `ready` that nobody awaits must not become an unhandled rejection.
+    this.ready.catch(() => {});
+    worker.once('message', (msg: ReadyMessage) => {
+      if (msg.kind === 'ready') {
+        this.isReady = true;
+        markReady();
+      }
+    });
+    worker.on('error', (error) => {
+      this.lastError = error;
+    });
+    this.exited = new Promise<WorkerExit>((resolve) => {
+      worker.once('exit', (code) => {
+        this.hasExited = true;
+        port1.close();
+        const exit: WorkerExit = { code, error: this.lastError, wasReady: this.isReady };
+        if (!this.isReady) failBoot(this.lastError ?? new Error(`worker exited with code ${code} before ready`));
+        callbacks.onExit(exit);
+        resolve(exit);
+      });
+    });
+    const initMessage: InitMessage = { ...init, port: port2 };
+    worker.postMessage(initMessage, [port2]);
+  }
+
+  /** Starts a worker from `url` and sends `init`. */
+  static spawn(
+    url: URL,
+    init: InitPayload,
+    callbacks: AgentHandleCallbacks,
+    resourceLimits?: ResourceLimits,
+  ): AgentHandle {
+    const worker = new Worker(url, { name: `agent:${init.agent.id}`, resourceLimits });
+    return new AgentHandle(worker, init, callbacks);
+  }
+
+  get alive(): boolean {
+    return !this.hasExited;
+  }
+
+  get threadId(): number {
+    return this.worker.threadId;
+  }
+
+  /** Posts on the data plane; a message to a finished worker is dropped. */
+  post(message: ToWorker): void {
+    if (!this.hasExited) this.port.postMessage(message);
+  }
+
+  /** Waits up to `timeoutMs` for the thread to end by itself; true when it did (else it is terminated). */
+  async join(timeoutMs: number): Promise<boolean> {
+    if (this.hasExited) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const outcome = await Promise.race([this.exited, timedOut]);
+    clearTimeout(timer);
+    if (outcome !== 'timeout') return true;
+    await this.terminate();
+    return false;
+  }
+
+  /** Ends the thread now (reaping a failed agent, or past the join bound). */
+  async terminate(): Promise<void> {
+    if (this.hasExited) return;
+    await this.worker.terminate();
+    await this.exited;
+  }
+}

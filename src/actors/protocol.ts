@@ -1,0 +1,167 @@
+/**
+ * The supervisor ↔ agent-worker wire: one tagged union per direction, types only (STYLE 3).
+ *
+ * Setup runs on `parentPort` (`init` → `ready`, STYLE 4); every other message travels on the private
+ * `MessagePort` handed over in `init`. Encoding is plain structured clone: measured in
+ * `bench/actors/wire.bench.mjs` against msgpackr with shared structures, and the budget pool's
+ * SharedArrayBuffer has to ride a structured clone anyway.
+ *
+ * Control calls (interrupt, stop) are plain messages too, not comlink: the supervisor already owns every
+ * status, so the only control traffic is fire-and-forget fan-out, which needs no proxy lifetimes.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { DiagNote } from '../core/diag.js';
+import type { ErrorPayload } from '../core/errors.js';
+import type { CoreEvent, PlanTaskState } from '../core/events.js';
+import type { RunApprovalMode } from '../core/tools/contract.js';
+import type {
+  DeliveryResult,
+  Exchange,
+  IncomingEnvelope,
+  PromptMaterial,
+  RosterEntry,
+  TurnResult,
+} from '../core/turn/ports.js';
+import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
+
+/** Bumped on any incompatible change of either union. 1: first version. */
+export const PROTOCOL_VERSION = 1;
+
+/** Setup message on parentPort: everything the worker needs, already validated on the main thread. */
+export interface InitMessage {
+  kind: 'init';
+  protocolVersion: number;
+  agent: AgentSpec;
+  template: ModelTemplate;
+  language: Language;
+  maxHops: number;
+  /** Only this agent's template API key (null when the credential is not required). */
+  apiKey: string | null;
+  /** `strict`: a broken template fails the turn (LLM_CONFIG); `echoOnFailure`: an echo stands in (GUI). */
+  backendMode: 'strict' | 'echoOnFailure';
+  workspaceDir: string;
+  runApproval: RunApprovalMode;
+  /** Restored history, oldest first (the worker keeps the last 8). */
+  history: Exchange[];
+  summary: string | null;
+  /** Cost of the previous call (milli effective tokens); 0 after a fresh start. */
+  lastCallMilli: number;
+  /** The private data-plane port (transferred). */
+  port: MessagePort;
+}
+
+/** One envelope to handle. `folded` = its causal parent was cut while it sat in the mailbox. */
+export interface DeliverMessage {
+  kind: 'deliver';
+  /** Causal/cancel id of this envelope; `interrupt` names it. */
+  envelopeId: string;
+  envelope: IncomingEnvelope;
+  roster: RosterEntry[];
+  material: PromptMaterial;
+  /** The causal root's budget pool (BudgetPool.shared); null when the village has no ceiling. */
+  budget: SharedArrayBuffer | null;
+  folded: boolean;
+}
+
+/** The answer to a `delegate` request. */
+export interface DelegateResultMessage {
+  kind: 'delegateResult';
+  requestId: number;
+  result: DeliveryResult;
+}
+
+/** Cut the turn handling `envelopeId` (if it is the one in flight). */
+export interface InterruptMessage {
+  kind: 'interrupt';
+  envelopeId: string;
+}
+
+/** Finish the turn in flight (already interrupted by the supervisor), then close and exit. */
+export interface StopMessage {
+  kind: 'stop';
+}
+
+/** Main → worker, data plane. */
+export type ToWorker = DeliverMessage | DelegateResultMessage | InterruptMessage | StopMessage;
+
+/** Worker → main on parentPort, answering `init`. */
+export interface ReadyMessage {
+  kind: 'ready';
+  protocolVersion: number;
+}
+
+export interface EventMessage {
+  kind: 'event';
+  event: CoreEvent;
+}
+
+/** A batch of diagnostic notes (flushed once per microtask turn). */
+export interface DiagMessage {
+  kind: 'diag';
+  notes: DiagNote[];
+}
+
+/** `ask_*` or one `plan` task: route `message` to `to` and answer with `delegateResult`. */
+export interface DelegateMessage {
+  kind: 'delegate';
+  requestId: number;
+  /** The asking turn's envelope: the new envelope becomes its causal child. */
+  envelopeId: string;
+  delegation: 'ask' | 'plan-task';
+  to: string;
+  message: string;
+  /** Hop of the delivered envelope (asker hop + 1). */
+  hop: number;
+}
+
+/** A turn ended (completed, interrupted, budget stop…). The supervisor records and routes the outcome. */
+export interface TurnDoneMessage {
+  kind: 'turnDone';
+  envelopeId: string;
+  turnSeq: number;
+  result: TurnResult;
+  /** `backend.name` of the call path, for the turn record. */
+  backend: string;
+}
+
+/** A queued envelope was folded: no LLM call, no history, reply `interrupted`. */
+export interface TurnFoldedMessage {
+  kind: 'turnFolded';
+  envelopeId: string;
+}
+
+/** The turn threw an expected (coded) error. The exchange holds the failure note for history. */
+export interface TurnFailedMessage {
+  kind: 'turnFailed';
+  envelopeId: string;
+  turnSeq: number;
+  error: ErrorPayload;
+  exchange: Exchange;
+}
+
+/** A System→User notice line (budget stop, interruption): recorded, never delivered. */
+export interface NoticeMessage {
+  kind: 'notice';
+  text: string;
+}
+
+/** Acknowledges an `interrupt` (cut = a turn was in flight for that envelope). */
+export interface InterruptAckMessage {
+  kind: 'interruptAck';
+  envelopeId: string;
+  cut: boolean;
+}
+
+/** Worker → main, data plane. */
+export type FromWorker =
+  | EventMessage
+  | DiagMessage
+  | DelegateMessage
+  | TurnDoneMessage
+  | TurnFoldedMessage
+  | TurnFailedMessage
+  | NoticeMessage
+  | InterruptAckMessage;
+
+/** The reply state a folded or lost envelope resolves to. */
+export type LostReplyState = Extract<PlanTaskState, 'interrupted' | 'no_answer' | 'undeliverable'>;

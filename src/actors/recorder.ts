@@ -1,0 +1,38 @@
+/**
+ * The persistence hook of the supervisor. Everything durable is written on the main thread (one LMDB
+ * writer); the sessions layer plugs its store in here. The default does nothing, so a village without a
+ * session store still runs.
+ */
+import type { AgentMessage } from '../core/events.js';
+import type { TurnRecord } from '../core/sessions/records.js';
+import type { Exchange } from '../core/turn/ports.js';
+
+/** Receives every record the runtime produces, in order. Implementations must not throw for I/O trouble. */
+export interface SupervisorRecorder {
+  appendMessage(message: AgentMessage): void;
+  appendExchange(agentId: string, exchange: Exchange): void;
+  appendTurn(record: TurnRecord): void;
+}
+
+/** Records nothing. */
+export const nullRecorder: SupervisorRecorder = {
+  appendMessage() {},
+  appendExchange() {},
+  appendTurn() {},
+};
+
+/** Keeps every record in memory (tests, and the `ask` path before a store exists). */
+export class MemoryRecorder implements SupervisorRecorder {
+  readonly messages: AgentMessage[] = [];
+  readonly exchanges: Array<{ agentId: string } & Exchange> = [];
+  readonly turns: TurnRecord[] = [];
+  appendMessage(message: AgentMessage): void {
+    this.messages.push(message);
+  }
+  appendExchange(agentId: string, exchange: Exchange): void {
+    this.exchanges.push({ agentId, ...exchange });
+  }
+  appendTurn(record: TurnRecord): void {
+    this.turns.push(record);
+  }
+}

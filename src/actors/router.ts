@@ -1,0 +1,240 @@
+/**
+ * Routing on the main thread: recording, mailbox delivery, the causal tree and every reply route.
+ * The worker's turn returns a `TurnResult`; the router records it and sends the answer to the asker
+ * (ask/plan/external) or to the user, or fans a handoff out (reference core.md §2.4–§2.7, §2.11).
+ */
+import { randomUUID } from 'node:crypto';
+import { BudgetPool } from '../core/budget/budgetPool.js';
+import type { DiagSink } from '../core/diag.js';
+import { FuseforksError, toWire } from '../core/errors.js';
+import type { AgentMessage, CoreEvent, Endpoint } from '../core/events.js';
+import type { DeliveryResult, PromptMaterial, RosterEntry, TurnResult } from '../core/turn/ports.js';
+import type { World } from '../core/world/types.js';
+import { CausalTree } from './causalTree.js';
+import { endpointField, handedOffText, senderLabel, undeliverableText } from './labels.js';
+import { MessageLog } from './messageLog.js';
+import type { DelegateMessage, TurnDoneMessage } from './protocol.js';
+import type { SupervisorRecorder } from './recorder.js';
+import { ReplyTable } from './replyTable.js';
+import type { AgentSlot, Envelope } from './types.js';
+
+/** What the router needs from its owner. */
+export interface RouterContext {
+  world(): World;
+  slots: Map<string, AgentSlot>;
+  recorder: SupervisorRecorder;
+  diag: DiagSink;
+  emit(event: CoreEvent): void;
+  material(agentId: string): PromptMaterial;
+  now(): number;
+}
+
+const EMPTY_POOL_TEXT = '(not delivered: the token budget of this request is spent)';
+
+/** Records, delivers and routes replies. One per supervisor. */
+export class Router {
+  readonly tree = new CausalTree();
+  readonly replies = new ReplyTable();
+  readonly log = new MessageLog();
+
+  constructor(private readonly ctx: RouterContext) {}
+
+  /** Records a message: log ring, recorder, `messageSent`. */
+  record(from: Endpoint, to: Endpoint, content: string, hop: number, extra: Partial<AgentMessage> = {}): AgentMessage {
+    const message: AgentMessage = { id: randomUUID(), from, to, content, tokens: 0, tsMs: this.ctx.now(), hop, ...extra };
+    this.log.push(message);
+    this.ctx.recorder.appendMessage(message);
+    this.ctx.emit({ type: 'messageSent', message });
+    return message;
+  }
+
+  /** A System→User notice line: recorded only, never delivered. */
+  notice(text: string): void {
+    this.record({ kind: 'system' }, { kind: 'user' }, text, 0);
+  }
+
+  /** A fresh pool for a causal root, or null when the village has no ceiling. */
+  rootPool(): BudgetPool | null {
+    const budget = this.ctx.world().tokenBudget;
+    return budget === null ? null : BudgetPool.forTokens(budget);
+  }
+
+  /** Builds an envelope with a new id. */
+  envelope(fields: Omit<Envelope, 'id'>): Envelope {
+    return { id: randomUUID(), ...fields };
+  }
+
+  /** try_send: NOT_RUNNING without a mailbox, MAILBOX_FULL (retryable) when full. Never waits. */
+  deliver(env: Envelope): void {
+    const slot = this.ctx.slots.get(env.to);
+    if (slot === undefined || slot.mailbox === null) {
+      throw new FuseforksError('NOT_RUNNING', `agent "${env.to}" is not running`, {
+        agentId: env.to,
+        fix: `start it first (startAgent("${env.to}") or --start ${env.to})`,
+      });
+    }
+    if (!slot.mailbox.offer(env)) {
+      throw new FuseforksError('MAILBOX_FULL', `agent "${env.to}" has ${slot.mailbox.capacity} messages waiting`, {
+        agentId: env.to,
+        fix: 'wait for the agent to work through its mailbox, then send again',
+      });
+    }
+    this.tree.add(env.id, env.parentId);
+    this.pump(slot);
+  }
+
+  /** Hands the next queued envelope to an idle, ready worker; a cut envelope goes out folded. */
+  pump(slot: AgentSlot): void {
+    if (slot.status !== 'running' || slot.inFlight !== null || slot.handle === null || slot.mailbox === null) return;
+    const env = slot.mailbox.take();
+    if (env === undefined) return;
+    slot.inFlight = env;
+    const world = this.ctx.world();
+    const nameOf = (id: string): string => world.agents.find((a) => a.id === id)?.name ?? id;
+    slot.handle.post({
+      kind: 'deliver',
+      envelopeId: env.id,
+      envelope: {
+        from: env.from,
+        fromLabel: senderLabel(env.from, world.language, world.userName, nameOf),
+        content: env.content,
+        hop: env.hop,
+        awaitingReply: env.awaitingReply,
+        ...(env.coRecipients === undefined ? {} : { coRecipients: env.coRecipients }),
+      },
+      roster: this.roster(slot.id),
+      material: this.ctx.material(slot.id),
+      budget: env.pool?.shared ?? null,
+      folded: this.tree.isCut(env.id),
+    });
+  }
+
+  /** Connected agents in order, with their live status; a deleted target shows as idle under its id. */
+  roster(agentId: string): RosterEntry[] {
+    const world = this.ctx.world();
+    const spec = world.agents.find((a) => a.id === agentId);
+    return (spec?.connectedAgents ?? []).map((id) => {
+      const other = world.agents.find((a) => a.id === id);
+      const role = other?.roleId == null ? null : (world.roles.find((r) => r.id === other.roleId)?.name ?? null);
+      return { id, name: other?.name ?? id, roleName: role, status: this.ctx.slots.get(id)?.status ?? 'idle' };
+    });
+  }
+
+  /** Routes an `ask_*` / plan task from a worker; `answer` posts the DeliveryResult back to it. */
+  delegate(asker: AgentSlot, msg: DelegateMessage, answer: (result: DeliveryResult) => void): void {
+    const parent = asker.inFlight;
+    const language = this.ctx.world().language;
+    if (parent === null || parent.id !== msg.envelopeId || this.tree.isCut(parent.id)) {
+      return answer({ text: '', state: 'interrupted' });
+    }
+    if (parent.pool !== null && !parent.pool.hasRemaining()) {
+      return answer({ text: EMPTY_POOL_TEXT, state: 'budget_exhausted' });
+    }
+    const from: Endpoint = { kind: 'agent', id: asker.id };
+    this.record(from, { kind: 'agent', id: msg.to }, msg.message, msg.hop);
+    const child = this.envelope({
+      parentId: parent.id,
+      from,
+      to: msg.to,
+      content: msg.message,
+      hop: msg.hop,
+      awaitingReply: true,
+      pool: parent.pool,
+    });
+    try {
+      this.deliver(child);
+    } catch (error) {
+      return answer({ text: undeliverableText(toWire(error).message, language), state: 'undeliverable' });
+    }
+    this.replies.open(child.id, msg.to, this.ctx.world().askTimeoutSecs * 1000, answer);
+  }
+
+  /** A turn ended: record the exchange and turn, then route the outcome. Clears `inFlight`. */
+  turnDone(slot: AgentSlot, env: Envelope, msg: TurnDoneMessage): void {
+    const r = msg.result;
+    const world = this.ctx.world();
+    this.finish(slot, env);
+    this.ctx.recorder.appendExchange(slot.id, r.exchange);
+    this.ctx.recorder.appendTurn({
+      agentId: slot.id,
+      tsMs: this.ctx.now() - r.elapsedMs,
+      hop: env.hop,
+      rounds: r.rounds,
+      waves: r.waves,
+      stop: r.stop,
+      prompt: r.spend.prompt,
+      cached: r.spend.cached,
+      completion: r.spend.completion,
+      reasoning: r.spend.reasoning,
+      cacheWrite: r.spend.cacheWrite,
+      model: this.modelOf(slot.id),
+      backend: msg.backend,
+      elapsedMs: r.elapsedMs,
+    });
+    const stopped = r.stop.kind === 'interrupted' || r.stop.kind === 'budget_exhausted' || r.stop.kind === 'reserve_short';
+    if (stopped) {
+      // Not a reply: the engine already wrote its System notice; the asker learns the state.
+      this.replies.resolve(env.id, { text: r.outcome.kind === 'finish' ? r.outcome.text : '', state: r.replyState });
+      return;
+    }
+    const nextHop = env.hop + 1;
+    const tokens = r.spend.prompt + r.spend.completion;
+    const me: Endpoint = { kind: 'agent', id: slot.id };
+    if (r.outcome.kind === 'finish') {
+      const to: Endpoint = env.awaitingReply ? env.from : { kind: 'user' };
+      this.record(me, to, r.outcome.text, nextHop, { tokens });
+      this.ctx.diag.note('reply', { agent: slot.id, to: endpointField(to), hop: nextHop, chars: r.outcome.text.length });
+      this.replies.resolve(env.id, { text: r.outcome.text, state: r.replyState });
+      return;
+    }
+    const { targets, message } = r.outcome;
+    this.ctx.diag.note('handoff', { agent: slot.id, to: targets.join(','), hop: nextHop });
+    if (env.awaitingReply) this.replies.resolve(env.id, { text: handedOffText(targets, world.language), state: 'handed_off' });
+    const coRecipients = targets.length >= 2 ? { coRecipients: [...targets] } : {};
+    const overLimit = nextHop >= world.maxHops;
+    targets.forEach((target, i) => {
+      this.record(me, { kind: 'agent', id: target }, message, nextHop, { tokens: i === 0 ? tokens : 0, ...coRecipients });
+    });
+    if (overLimit) {
+      this.ctx.emit({ type: 'hopLimitReached', agentId: slot.id, maxHops: world.maxHops });
+      return;
+    }
+    for (const target of targets) {
+      const next = this.envelope({
+        parentId: null,
+        from: me,
+        to: target,
+        content: message,
+        hop: nextHop,
+        awaitingReply: false,
+        pool: env.pool,
+        ...coRecipients,
+      });
+      try {
+        this.deliver(next);
+      } catch (error) {
+        this.ctx.emit({ type: 'agentFailed', agentId: target, error: toWire(error) });
+      }
+    }
+  }
+
+  /** Ends the in-flight envelope of `slot` (done, folded, failed). */
+  finish(slot: AgentSlot, env: Envelope): void {
+    if (slot.inFlight === env) slot.inFlight = null;
+    this.tree.remove(env.id);
+  }
+
+  /** Resolves every queued envelope's waiter with `result` (stop, crash) and empties the mailbox. */
+  dropQueued(slot: AgentSlot, result: DeliveryResult): void {
+    for (const env of slot.mailbox?.drain() ?? []) {
+      this.replies.resolve(env.id, result);
+      this.tree.remove(env.id);
+    }
+  }
+
+  private modelOf(agentId: string): string {
+    const world = this.ctx.world();
+    const spec = world.agents.find((a) => a.id === agentId);
+    return world.modelTemplates.find((t) => t.id === spec?.modelTemplateId)?.model ?? '-';
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * The supervisor: on the main thread, one worker per started agent (ARCHITECTURE "Threads").
+ * Owns the world snapshot, statuses, mailboxes (via the router), the event bus and the external gate;
+ * applies the lifecycle of reference core.md §2.3 and the failure policy of STYLE 7.
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import { nullDiagSink, type DiagSink } from '../core/diag.js';
+import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
+import { assertNever, type AgentStatus, type CoreEvent, type Endpoint, type PlanTaskState } from '../core/events.js';
+import type { RunApprovalMode } from '../core/tools/contract.js';
+import type { Exchange, PromptMaterial } from '../core/turn/ports.js';
+import type { ModelTemplate, World } from '../core/world/types.js';
+import { AgentHandle, type WorkerExit } from './agentHandle.js';
+import { EventBus } from './eventBus.js';
+import { externalClientName, statusNotice } from './labels.js';
+import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
+import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
+import { nullRecorder, type SupervisorRecorder } from './recorder.js';
+import { decideRestart, pruneRestarts } from './restartPolicy.js';
+import { Router } from './router.js';
+import type { AgentSlot } from './types.js';
+import { agentWorkerUrl } from './workerUrl.js';
+
+/** Join bound of stopAgent (ms). */
+export const JOIN_TIMEOUT_MS = 30_000;
+
+const EMPTY_MATERIAL: PromptMaterial = { ordinance: '', construct: '', skill: '', memory: '' };
+
+export interface SupervisorOptions {
+  world: World;
+  /** Absolute `{dataDir}/workspace`. */
+  workspaceDir: string;
+  runApproval?: RunApprovalMode;
+  /** How a worker treats a broken template; default `strict` (headless). */
+  backendMode?: 'strict' | 'echoOnFailure';
+  /** This template's API key, or null when not required. Called on start, per agent. */
+  apiKeyFor?: (template: ModelTemplate) => string | null;
+  /** Prompt files of one agent, read per delivery (missing = ""). */
+  material?: (agentId: string) => PromptMaterial;
+  /** Restored history and summary of one agent (sessions), read on start. */
+  restore?: (agentId: string) => { history: Exchange[]; summary: string | null };
+  recorder?: SupervisorRecorder;
+  diag?: DiagSink;
+  /** Worker entry (tests pass a fixture worker); default the compiled agentWorker.js. */
+  workerUrl?: URL;
+  resourceLimits?: ResourceLimits;
+  /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
+  restartCrashed?: boolean;
+  mailboxCapacity?: number;
+  joinTimeoutMs?: number;
+  now?: () => number;
+}
+
+/** Result of an external ask: the reception's answer text and how the delivery ended. */
+export interface ExternalOutcome {
+  answer: string;
+  state: PlanTaskState;
+}
+
+/** The actor runtime of one village. */
+export class Supervisor {
+  readonly bus: EventBus;
+  private world: World;
+  private readonly slots = new Map<string, AgentSlot>();
+  private readonly router: Router;
+  private readonly diag: DiagSink;
+  private readonly now: () => number;
+  private externalBusy = false;
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly opts: SupervisorOptions) {
+    this.world = opts.world;
+    this.diag = opts.diag ?? nullDiagSink;
+    this.now = opts.now ?? Date.now;
+    this.bus = new EventBus((type, error) =>
+      this.diag.note('event listener failed', { type, error: toWire(error).message }, 'error'),
+    );
+    this.router = new Router({
+      world: () => this.world,
+      slots: this.slots,
+      recorder: opts.recorder ?? nullRecorder,
+      diag: this.diag,
+      emit: (event) => this.bus.emit(event),
+      material: opts.material ?? (() => EMPTY_MATERIAL),
+      now: this.now,
+    });
+  }
+
+  /** Replaces the world snapshot (topology edits); running workers keep their spec until restarted. */
+  setWorld(world: World): void {
+    this.world = world;
+  }
+
+  /** The message log ring (oldest first). */
+  messages(last?: number): ReturnType<Router['log']['list']> {
+    return this.router.log.list(last);
+  }
+
+  /** Status of every agent in the world (idle when never started). */
+  statuses(): Array<{ agentId: string; status: AgentStatus }> {
+    return this.world.agents.map((a) => ({ agentId: a.id, status: this.slots.get(a.id)?.status ?? 'idle' }));
+  }
+
+  /** Starts one agent; resolves once its worker answered `ready`. ALREADY_RUNNING when it runs. */
+  async startAgent(id: string): Promise<void> {
+    const spec = this.world.agents.find((a) => a.id === id);
+    if (spec === undefined) {
+      throw new FuseforksError('AGENT_NOT_FOUND', `agent "${id}" is not in world.json`, { agentId: id });
+    }
+    const template = this.world.modelTemplates.find((t) => t.id === spec.modelTemplateId);
+    if (template === undefined) {
+      throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', `agent "${id}" uses template "${spec.modelTemplateId}", which does not exist`, {
+        agentId: id,
+        fix: 'pick an existing model template for this agent in world.json',
+      });
+    }
+    const t0 = this.now();
+    let slot = this.slots.get(id);
+    if (slot !== undefined && slot.status !== 'idle' && slot.status !== 'failed') {
+      this.diag.note('agent start refused', { agent: id, reason: 'already_running' });
+      throw new FuseforksError('ALREADY_RUNNING', `agent "${id}" is already ${slot.status}`, { agentId: id });
+    }
+    let reaped = false;
+    if (slot !== undefined && slot.handle !== null) {
+      const hadError = slot.failedWith !== null;
+      await slot.handle.terminate();
+      slot.handle = null;
+      reaped = true;
+      this.diag.note('agent reaped', { agent: id, had_error: hadError });
+    }
+    const s: AgentSlot = slot ?? {
+      id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0,
+      exitExpected: false, failedWith: null, restartsAtMs: [], acks: new Map(),
+    };
+    slot = s;
+    this.slots.set(id, s);
+    slot.failedWith = null;
+    slot.exitExpected = false;
+    this.setStatus(slot, 'starting');
+    // Published before the spawn: deliveries queue while the worker boots.
+    slot.mailbox = new Mailbox(this.opts.mailboxCapacity ?? MAILBOX_CAPACITY);
+    slot.startedAtMs = t0;
+    const restored = this.opts.restore?.(id) ?? { history: [], summary: null };
+    const handle = AgentHandle.spawn(
+      this.opts.workerUrl ?? agentWorkerUrl(),
+      {
+        kind: 'init',
+        protocolVersion: PROTOCOL_VERSION,
+        agent: spec,
+        template,
+        language: this.world.language,
+        maxHops: this.world.maxHops,
+        apiKey: this.opts.apiKeyFor?.(template) ?? null,
+        backendMode: this.opts.backendMode ?? 'strict',
+        workspaceDir: this.opts.workspaceDir,
+        runApproval: this.opts.runApproval ?? 'required',
+        history: restored.history,
+        summary: restored.summary,
+        lastCallMilli: 0,
+      },
+      { onMessage: (msg) => this.onWorkerMessage(s, handle, msg), onExit: (exit) => this.onWorkerExit(s, handle, exit) },
+      this.opts.resourceLimits,
+    );
+    slot.handle = handle;
+    try {
+      await handle.ready;
+    } catch (error) {
+      throw new FuseforksError('WORKER_CRASHED', `agent "${id}" failed while starting: ${toWire(error).message}`, {
+        agentId: id,
+        cause: error,
+      });
+    }
+    if (slot.handle !== handle || slot.status !== 'starting') return;
+    this.setStatus(slot, 'running');
+    this.diag.note('agent started', { agent: id, elapsed_ms: this.now() - t0, reaped });
+    this.router.pump(slot);
+  }
+
+  /** Stops one agent: interrupt → stopping → mailbox removed → stop → join (30 s bound) → idle. */
+  async stopAgent(id: string): Promise<void> {
+    const slot = this.slots.get(id);
+    if (slot === undefined || (slot.status !== 'running' && slot.status !== 'starting') || slot.handle === null) {
+      throw new FuseforksError('NOT_RUNNING', `agent "${id}" is not running`, { agentId: id });
+    }
+    const handle = slot.handle;
+    void this.interruptTurn(id);
+    this.setStatus(slot, 'stopping');
+    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
+    slot.mailbox = null;
+    slot.exitExpected = true;
+    handle.post({ kind: 'stop' });
+    const joined = await handle.join(this.opts.joinTimeoutMs ?? JOIN_TIMEOUT_MS);
+    if (slot.inFlight !== null) {
+      this.router.replies.resolve(slot.inFlight.id, { text: '', state: 'no_answer' });
+      this.router.finish(slot, slot.inFlight);
+    }
+    if (slot.handle === handle) slot.handle = null;
+    this.setStatus(slot, 'idle');
+    this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
+  }
+
+  /** Records the user's message first, then delivers it as a new causal root (NOT_RUNNING, MAILBOX_FULL). */
+  sendUserMessage(to: string, text: string): void {
+    const from: Endpoint = { kind: 'user' };
+    this.router.record(from, { kind: 'agent', id: to }, text, 0);
+    this.router.deliver(
+      this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() }),
+    );
+  }
+
+  /** One external ask to the reception at a time (EXTERNAL_BUSY at once for a second), bounded by askTimeoutSecs. */
+  async askExternalOutcome(client: string, text: string): Promise<ExternalOutcome> {
+    if (this.externalBusy) {
+      throw new FuseforksError('EXTERNAL_BUSY', 'another external request is in progress; one at a time', {
+        fix: 'wait for the current request to finish, then ask again',
+      });
+    }
+    const reception = this.world.reception;
+    if (reception === null) {
+      throw new FuseforksError('EXTERNAL_RECEPTION_UNSET', 'no reception agent is set in world.json', {
+        fix: 'choose a reception agent (world.json "reception")',
+      });
+    }
+    if (!this.world.agents.some((a) => a.id === reception)) {
+      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, { agentId: reception });
+    }
+    const slot = this.slots.get(reception);
+    if (slot?.mailbox == null) {
+      throw new FuseforksError('NOT_RUNNING', `reception "${reception}" is not running`, {
+        agentId: reception,
+        fix: `start it first (--start ${reception})`,
+      });
+    }
+    this.externalBusy = true;
+    try {
+      const from: Endpoint = { kind: 'external', client: externalClientName(client, this.world.externalName) };
+      this.router.record(from, { kind: 'agent', id: reception }, text, 0);
+      const env = this.router.envelope({
+        parentId: null, from, to: reception, content: text, hop: 0, awaitingReply: true, pool: this.router.rootPool(),
+      });
+      this.router.deliver(env);
+      const result = await new Promise<{ text: string; state: PlanTaskState }>((resolve) =>
+        this.router.replies.open(env.id, reception, this.world.askTimeoutSecs * 1000, resolve),
+      );
+      return { answer: result.text, state: result.state };
+    } finally {
+      this.externalBusy = false;
+    }
+  }
+
+  /** Cuts the agent's turn in flight and every turn it delegated; resolves when the workers acknowledged. */
+  interruptTurn(id: string): Promise<void> {
+    const env = this.slots.get(id)?.inFlight;
+    return env == null ? Promise.resolve() : this.cut(env.id);
+  }
+
+  /** Cuts every turn in flight (and its causal subtree); resolves when every worker acknowledged. */
+  async interruptAll(): Promise<void> {
+    const roots = [...this.slots.values()].flatMap((s) => (s.inFlight === null ? [] : [s.inFlight.id]));
+    await Promise.all(roots.map((id) => this.cut(id)));
+  }
+
+  /** Stops every started agent and reaps failed ones. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
+    await this.interruptAll();
+    await Promise.all(
+      [...this.slots.values()].map(async (slot) => {
+        if (slot.status === 'running' || slot.status === 'starting') return this.stopAgent(slot.id);
+        await slot.handle?.terminate();
+        slot.handle = null;
+      }),
+    );
+    this.router.replies.resolveAll({ text: '', state: 'no_answer' });
+  }
+
+  /** Worker thread ids still alive (leak checks). */
+  liveWorkers(): number[] {
+    return [...this.slots.values()].flatMap((s) => (s.handle?.alive === true ? [s.handle.threadId] : []));
+  }
+
+  private cut(rootId: string): Promise<void> {
+    const acks: Array<Promise<void>> = [];
+    const cutIds = new Set(this.router.tree.cut(rootId));
+    for (const slot of this.slots.values()) {
+      const env = slot.inFlight;
+      if (env === null || !cutIds.has(env.id) || slot.handle === null) continue;
+      acks.push(new Promise<void>((resolve) => slot.acks.set(env.id, resolve)));
+      slot.handle.post({ kind: 'interrupt', envelopeId: env.id });
+    }
+    return Promise.all(acks).then(() => undefined);
+  }
+
+  private setStatus(slot: AgentSlot, status: AgentStatus): void {
+    const prev = slot.status;
+    if (prev === status) return;
+    slot.status = status;
+    this.bus.emit({ type: 'agentStatusChanged', agentId: slot.id, status });
+    const name = this.world.agents.find((a) => a.id === slot.id)?.name ?? slot.id;
+    const line = statusNotice(name, prev, status, this.world.language);
+    if (line !== null) this.router.notice(line);
+  }
+
+  private onWorkerMessage(slot: AgentSlot, handle: AgentHandle, msg: FromWorker): void {
+    if (slot.handle !== handle) return;
+    switch (msg.kind) {
+      case 'event':
+        this.bus.emit(msg.event);
+        return;
+      case 'diag':
+        for (const n of msg.notes) this.diag.note(n.kind, n.fields, n.level);
+        return;
+      case 'notice':
+        this.router.notice(msg.text);
+        return;
+      case 'delegate':
+        this.router.delegate(slot, msg, (result) => {
+          if (slot.handle === handle) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
+        });
+        return;
+      case 'interruptAck':
+        slot.acks.get(msg.envelopeId)?.();
+        slot.acks.delete(msg.envelopeId);
+        return;
+      case 'turnDone':
+      case 'turnFolded':
+      case 'turnFailed': {
+        const env = slot.inFlight;
+        if (env === null || env.id !== msg.envelopeId) return; // stopped meanwhile: already resolved
+        if (msg.kind === 'turnDone') this.router.turnDone(slot, env, msg);
+        else if (msg.kind === 'turnFolded') {
+          this.router.finish(slot, env);
+          this.router.replies.resolve(env.id, { text: '', state: 'interrupted' });
+        } else this.onTurnFailed(slot, handle, env.id, env.hop, msg.error, msg.exchange);
+        this.router.pump(slot);
+        return;
+      }
+      default:
+        assertNever(msg);
+    }
+  }
+
+  private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload, exchange: Exchange): void {
+    const fatal = stopsTheAgent(error);
+    if (slot.inFlight !== null) this.router.finish(slot, slot.inFlight);
+    (this.opts.recorder ?? nullRecorder).appendExchange(slot.id, exchange);
+    this.diag.note('turn failed', { agent: slot.id, hop, code: error.code, fatal, message: error.message }, 'warn');
+    this.bus.emit({ type: 'agentFailed', agentId: slot.id, error: { ...error, agentId: slot.id } });
+    this.router.replies.resolve(envId, { text: '', state: 'no_answer' });
+    if (!fatal) return;
+    slot.failedWith = 'fatal_llm';
+    slot.exitExpected = true;
+    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
+    slot.mailbox = null;
+    this.setStatus(slot, 'failed');
+    handle.post({ kind: 'stop' });
+  }
+
+  private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
+    for (const ack of slot.acks.values()) ack();
+    slot.acks.clear();
+    if (slot.handle !== handle || slot.exitExpected) return;
+    // A crash: only this agent fails; its waiters get no_answer, what it asked is cut.
+    const reason = exit.error?.message ?? `exit code ${exit.code}`;
+    const error: ErrorPayload = {
+      code: 'WORKER_CRASHED',
+      message: `agent "${slot.id}" worker stopped unexpectedly (${reason}); start the agent again`,
+      agentId: slot.id,
+      retryable: false,
+    };
+    if (slot.inFlight !== null) {
+      const env = slot.inFlight;
+      void this.cut(env.id);
+      this.router.replies.resolve(env.id, { text: '', state: 'no_answer' });
+      this.router.finish(slot, env);
+    }
+    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
+    slot.mailbox = null;
+    slot.failedWith = 'crash';
+    this.bus.emit({ type: 'agentFailed', agentId: slot.id, error });
+    this.setStatus(slot, 'failed');
+    this.maybeRestart(slot, exit.wasReady);
+  }
+
+  private maybeRestart(slot: AgentSlot, wasReady: boolean): void {
+    const nowMs = this.now();
+    slot.restartsAtMs = pruneRestarts(slot.restartsAtMs, nowMs);
+    const decision = decideRestart({
+      enabled: this.opts.restartCrashed === true && !this.closed,
+      failure: 'crash',
+      wasReady,
+      restartsAtMs: slot.restartsAtMs,
+      nowMs,
+    });
+    if (!decision.restart) return;
+    slot.restartsAtMs.push(nowMs);
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
+      if (this.closed || slot.status !== 'failed') return;
+      this.startAgent(slot.id).catch((e: unknown) => {
+        this.diag.note('agent restart failed', { agent: slot.id, code: isFuseforksError(e) ? e.code : 'BUG' }, 'warn');
+      });
+    }, decision.delayMs);
+    this.restartTimers.add(timer);
+  }
+}
+
+/** Re-exported for hosts that want the bus payload types next to the supervisor. */
+export type { CoreEvent };

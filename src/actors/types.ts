@@ -1,0 +1,45 @@
+/**
+ * Main-thread shapes of the actor layer (types only): an envelope in a mailbox and the supervisor's slot
+ * for one agent.
+ */
+import type { BudgetPool } from '../core/budget/budgetPool.js';
+import type { AgentStatus, Endpoint } from '../core/events.js';
+import type { AgentHandle } from './agentHandle.js';
+import type { Mailbox } from './mailbox.js';
+
+/** One delivered message waiting for (or being handled by) an agent. */
+export interface Envelope {
+  /** Causal/cancel id (uuid). */
+  id: string;
+  /** The asking turn's envelope for ask/plan deliveries; null for causal roots and handoffs. */
+  parentId: string | null;
+  from: Endpoint;
+  to: string;
+  content: string;
+  hop: number;
+  /** Someone waits for the answer (ask, plan task, external ask). */
+  awaitingReply: boolean;
+  coRecipients?: string[];
+  /** The causal root's pool, shared by every envelope of that root; null = no ceiling. */
+  pool: BudgetPool | null;
+}
+
+/** The supervisor's record of one agent. */
+export interface AgentSlot {
+  id: string;
+  status: AgentStatus;
+  handle: AgentHandle | null;
+  /** Present ⇔ deliverable ("running" in the routing sense, including `starting`). */
+  mailbox: Mailbox<Envelope> | null;
+  /** The one envelope the worker handles now (≤1 per agent). */
+  inFlight: Envelope | null;
+  startedAtMs: number;
+  /** Set once stop (or a fatal turn) asked the worker to exit: its exit is then not a crash. */
+  exitExpected: boolean;
+  /** The last failure, until the agent is started again. */
+  failedWith: 'crash' | 'fatal_llm' | null;
+  /** Epoch ms of crash restarts inside the policy window. */
+  restartsAtMs: number[];
+  /** Interrupt acks the supervisor waits for, keyed by envelope id. */
+  acks: Map<string, () => void>;
+}

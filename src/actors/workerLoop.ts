@@ -1,0 +1,293 @@
+/**
+ * The agent side of the actor: holds this agent's history, lastCallMilli and turnSeq, handles one envelope
+ * at a time, and turns engine results into `FromWorker` messages. Independent of `worker_threads` globals so
+ * the protocol can be tested over an in-thread MessageChannel pair (STYLE 13).
+ *
+ * Lean by rule: no zod, pino, lmdb or MCP SDK is reachable from here (test/actors/workerImports.test.ts).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { DiagFields, DiagLevel, DiagNote, DiagSink } from '../core/diag.js';
+import { BugError, isFuseforksError, toWire } from '../core/errors.js';
+import { assertNever, type CoreEvent } from '../core/events.js';
+import type { LlmBackend } from '../core/llm/canonical.js';
+import type { ToolBox } from '../core/tools/contract.js';
+import type {
+  BudgetGate,
+  DeliveryRequest,
+  DeliveryResult,
+  Exchange,
+  TurnDeps,
+  TurnInput,
+  TurnPorts,
+  TurnResult,
+} from '../core/turn/ports.js';
+import {
+  PROTOCOL_VERSION,
+  type DeliverMessage,
+  type FromWorker,
+  type InitMessage,
+  type ToWorker,
+} from './protocol.js';
+
+/** History window kept in the worker (exchanges). */
+export const HISTORY_WINDOW = 8;
+
+/** What the worker entry plugs in: the engine, the backend/tool factories and the budget view. */
+export interface WorkerEnv {
+  runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult>;
+  /**
+   * Called lazily at the first turn so a config error fails that turn (LLM_CONFIG), not the boot.
+   * `degradedReason` set = an echo stands in for a broken template (emits `backendDegraded`).
+   */
+  makeBackend(init: InitMessage): { backend: LlmBackend; degradedReason?: string };
+  makeTools(init: InitMessage): ToolBox;
+  budgetFromShared(shared: SharedArrayBuffer): BudgetGate;
+  now(): number;
+}
+
+/** The setup endpoint (parentPort, or one end of a MessageChannel in tests). */
+export interface SetupEndpoint {
+  on(event: 'message', listener: (value: unknown) => void): unknown;
+  off(event: 'message', listener: (value: unknown) => void): unknown;
+  postMessage(value: unknown): void;
+}
+
+/** Throws on the next macrotask so an unexpected error crashes the worker instead of hanging it (STYLE 6). */
+function crash(error: unknown): void {
+  setImmediate(() => {
+    throw error;
+  });
+}
+
+/** Serves one agent: waits for `init` on `setup`, answers `ready`, then handles the data plane. */
+export function serveAgent(setup: SetupEndpoint, env: WorkerEnv): void {
+  const onSetup = (value: unknown): void => {
+    const init = value as InitMessage;
+    if (init.kind !== 'init') return crash(new BugError(`worker expected init, got ${String(init.kind)}`));
+    if (init.protocolVersion !== PROTOCOL_VERSION) {
+      return crash(new BugError(`protocol ${init.protocolVersion} != worker protocol ${PROTOCOL_VERSION}`));
+    }
+    setup.off('message', onSetup);
+    new AgentActor(init, env).listen();
+    setup.postMessage({ kind: 'ready', protocolVersion: PROTOCOL_VERSION });
+  };
+  setup.on('message', onSetup);
+}
+
+interface Current {
+  envelopeId: string;
+  controller: AbortController;
+  seq: number;
+}
+
+class AgentActor {
+  private readonly port: MessagePort;
+  private readonly history: Exchange[];
+  private lastCallMilli: number;
+  private turnSeq = 0;
+  private current: Current | null = null;
+  private stopping = false;
+  private backend: LlmBackend | null = null;
+  private tools: ToolBox | null = null;
+  private nextRequestId = 1;
+  private readonly waits = new Map<number, (result: DeliveryResult) => void>();
+  private pendingNotes: DiagNote[] = [];
+  private readonly diag: DiagSink;
+
+  constructor(
+    private readonly init: InitMessage,
+    private readonly env: WorkerEnv,
+  ) {
+    this.port = init.port;
+    this.history = init.history.slice(-HISTORY_WINDOW);
+    this.lastCallMilli = init.lastCallMilli;
+    this.diag = { note: (kind, fields, level) => this.note(kind, fields, level) };
+  }
+
+  listen(): void {
+    this.port.on('message', (msg: ToWorker) => this.handle(msg));
+  }
+
+  private post(msg: FromWorker): void {
+    this.port.postMessage(msg);
+  }
+
+  /** Batches notes per microtask: a turn writes several lines in a burst. */
+  private note(kind: string, fields: DiagFields = {}, level: DiagLevel = 'info'): void {
+    if (this.pendingNotes.length === 0) {
+      queueMicrotask(() => {
+        const notes = this.pendingNotes;
+        this.pendingNotes = [];
+        if (notes.length > 0) this.post({ kind: 'diag', notes });
+      });
+    }
+    this.pendingNotes.push({ kind, fields, level });
+  }
+
+  private handle(msg: ToWorker): void {
+    switch (msg.kind) {
+      case 'deliver':
+        if (this.current !== null) throw new BugError('deliver while a turn is in flight');
+        this.runEnvelope(msg).catch(crash);
+        return;
+      case 'delegateResult': {
+        this.waits.get(msg.requestId)?.(msg.result);
+        return;
+      }
+      case 'interrupt': {
+        const cur = this.current;
+        const cut = cur !== null && cur.envelopeId === msg.envelopeId && !cur.controller.signal.aborted;
+        if (cut) {
+          this.note('interrupt requested', { agent: this.init.agent.id, seq: cur.seq });
+          cur.controller.abort();
+        }
+        this.post({ kind: 'interruptAck', envelopeId: msg.envelopeId, cut });
+        return;
+      }
+      case 'stop':
+        this.stopping = true;
+        if (this.current === null) this.close();
+        return;
+      default:
+        assertNever(msg);
+    }
+  }
+
+  /** Lets the event loop drain: the worker exits once the port is closed and nothing else is pending. */
+  private close(): void {
+    queueMicrotask(() => this.port.close());
+  }
+
+  private async runEnvelope(msg: DeliverMessage): Promise<void> {
+    const agentId = this.init.agent.id;
+    if (msg.folded) {
+      this.note('turn folded', { agent: agentId, hop: msg.envelope.hop, from: fromField(msg) });
+      this.post({ kind: 'turnFolded', envelopeId: msg.envelopeId });
+      return;
+    }
+    const controller = new AbortController();
+    const seq = ++this.turnSeq;
+    this.current = { envelopeId: msg.envelopeId, controller, seq };
+    this.emit({ type: 'agentTyping', agentId, active: true });
+    try {
+      const result = await this.turn(msg, seq, controller.signal);
+      this.pushHistory(result.exchange);
+      this.lastCallMilli = result.lastCallMilli;
+      this.post({
+        kind: 'turnDone',
+        envelopeId: msg.envelopeId,
+        turnSeq: seq,
+        result,
+        backend: this.backend?.name ?? '-',
+      });
+    } catch (error) {
+      // Coded errors (LLM failures, config) are outcomes of this turn; anything else is a bug → crash.
+      if (!isFuseforksError(error) || error.code === 'BUG') throw error;
+      const exchange: Exchange = { sent: msg.envelope.content, replied: `(failed: ${error.code})` };
+      this.pushHistory(exchange);
+      this.post({ kind: 'turnFailed', envelopeId: msg.envelopeId, turnSeq: seq, error: toWire(error), exchange });
+    } finally {
+      this.current = null;
+      for (const finish of [...this.waits.values()]) finish({ text: '', state: 'interrupted' });
+      this.emit({ type: 'agentTyping', agentId, active: false });
+      if (this.stopping) this.close();
+    }
+  }
+
+  private turn(msg: DeliverMessage, seq: number, signal: AbortSignal): Promise<TurnResult> {
+    if (this.backend === null) {
+      const made = this.env.makeBackend(this.init);
+      this.backend = made.backend;
+      if (made.degradedReason !== undefined) {
+        this.emit({ type: 'backendDegraded', modelTemplateId: this.init.template.id, reason: made.degradedReason });
+      }
+    }
+    this.tools ??= this.env.makeTools(this.init);
+    const input: TurnInput = {
+      agent: this.init.agent,
+      template: this.init.template,
+      language: this.init.language,
+      roster: msg.roster,
+      maxHops: this.init.maxHops,
+      material: msg.material,
+      history: this.history.slice(),
+      summary: this.init.summary,
+      envelope: msg.envelope,
+      turnSeq: seq,
+      lastCallMilli: this.lastCallMilli,
+      workspaceDir: this.init.workspaceDir,
+      runApproval: this.init.runApproval,
+    };
+    const deps: TurnDeps = {
+      backend: this.backend,
+      tools: this.tools,
+      ports: this.ports(msg.envelopeId),
+      budget: msg.budget === null ? null : this.env.budgetFromShared(msg.budget),
+      signal,
+      now: () => this.env.now(),
+    };
+    return this.env.runTurn(input, deps);
+  }
+
+  private ports(envelopeId: string): TurnPorts {
+    return {
+      deliverAndWait: (request, signal) => this.deliverAndWait(envelopeId, request, signal),
+      notice: (text) => this.post({ kind: 'notice', text }),
+      emit: (event) => this.emit(event),
+      diag: this.diag,
+    };
+  }
+
+  /** Never throws: a cut wait resolves `interrupted` at once (the supervisor cuts the child too). */
+  private deliverAndWait(envelopeId: string, request: DeliveryRequest, signal: AbortSignal): Promise<DeliveryResult> {
+    if (signal.aborted) return Promise.resolve({ text: '', state: 'interrupted' });
+    const requestId = this.nextRequestId++;
+    return new Promise<DeliveryResult>((resolve) => {
+      const onAbort = (): void => finish({ text: '', state: 'interrupted' });
+      let settled = false;
+      const finish = (result: DeliveryResult): void => {
+        if (settled) return;
+        settled = true;
+        this.waits.delete(requestId);
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      this.waits.set(requestId, finish);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.post({
+        kind: 'delegate',
+        requestId,
+        envelopeId,
+        delegation: 'ask',
+        to: request.to,
+        message: request.message,
+        hop: request.hop,
+      });
+    });
+  }
+
+  private emit(event: CoreEvent): void {
+    this.post({ kind: 'event', event });
+  }
+
+  private pushHistory(exchange: Exchange): void {
+    this.history.push(exchange);
+    if (this.history.length > HISTORY_WINDOW) this.history.splice(0, this.history.length - HISTORY_WINDOW);
+  }
+}
+
+/** `from=` field of the turn lines: user | system | <agentId> | external:<client>. */
+function fromField(msg: DeliverMessage): string {
+  const from = msg.envelope.from;
+  switch (from.kind) {
+    case 'user':
+    case 'system':
+      return from.kind;
+    case 'agent':
+      return from.id;
+    case 'external':
+      return `external:${from.client}`;
+    default:
+      return assertNever(from);
+  }
+}

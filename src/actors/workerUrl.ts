@@ -1,0 +1,20 @@
+/**
+ * Where the compiled agent worker entry lives. Workers are loaded by Node, not by vitest's transform, so
+ * the entry is always the compiled `dist/actors/agentWorker.js`: next to this module when running from
+ * `dist/`, and mapped from `src/actors/*.ts` to `dist/actors/agentWorker.js` when imported from source.
+ */
+
+/** Maps a module URL of the actor layer to the worker entry URL. Pure, for the test. */
+export function workerEntryFor(moduleUrl: string): URL {
+  const here = new URL(moduleUrl);
+  const fromSource = /\/src\/actors\/[^/]+\.ts$/;
+  if (fromSource.test(here.pathname)) {
+    return new URL(here.pathname.replace(fromSource, '/dist/actors/agentWorker.js'), here);
+  }
+  return new URL('./agentWorker.js', here);
+}
+
+/** The agent worker entry for this installation. */
+export function agentWorkerUrl(): URL {
+  return workerEntryFor(import.meta.url);
+}
