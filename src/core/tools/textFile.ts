@@ -1,0 +1,47 @@
+/**
+ * Reading a file as text for the search and diff tools: regular files only, at most 2 MiB, and not binary
+ * (a NUL byte within the first 4096 bytes, the same rule git and grep use).
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Largest file the tools read or write, in bytes. */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** How many leading bytes decide "binary". */
+export const BINARY_PROBE_BYTES = 4096;
+
+/** Why a file was not read as text. */
+export type TextSkip = 'too_big' | 'binary' | 'not_file' | 'unreadable';
+
+/** The text of a file, or why it was skipped. */
+export type TextRead = { ok: true; text: string; bytes: number } | { ok: false; skip: TextSkip };
+
+/** True when `bytes` has a NUL within its first 4096 bytes. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_PROBE_BYTES);
+  for (let i = 0; i < end; i += 1) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Reads `abs` as UTF-8 if it is a regular file of at most `maxBytes` bytes and not binary. */
+export async function readTextFile(abs: string, maxBytes: number = MAX_FILE_BYTES): Promise<TextRead> {
+  let handle;
+  try {
+    // O_NONBLOCK: if a FIFO slipped in after the checks, open must not wait for a writer forever.
+    handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return { ok: false, skip: 'unreadable' };
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { ok: false, skip: 'not_file' };
+    if (info.size > maxBytes) return { ok: false, skip: 'too_big' };
+    const bytes = await handle.readFile();
+    if (looksBinary(bytes)) return { ok: false, skip: 'binary' };
+    return { ok: true, text: bytes.toString('utf8'), bytes: bytes.length };
+  } catch {
+    return { ok: false, skip: 'unreadable' };
+  } finally {
+    await handle.close();
+  }
+}
