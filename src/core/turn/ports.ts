@@ -117,6 +117,8 @@ export interface TurnDeps {
   /** Aborted by interrupt_turn / interrupt_all / stop; checked at round boundaries. */
   signal: AbortSignal;
   now(): number;
+  /** Allocates plan ids (from 1, per engine instance); when absent the engine uses a per-thread counter. */
+  allocatePlanId?(): number;
 }
 
 export type TurnOutcome =
@@ -137,6 +139,11 @@ export interface TurnResult {
   outcome: TurnOutcome;
   /** What the waiting asker receives: answered / handed_off / interrupted / budget_exhausted. */
   replyState: PlanTaskState;
+  /**
+   * The text a waiting asker receives: the reply for a finish, a "passed to X, no answer will come back"
+   * text for a handoff, a short note for interrupted / budget_exhausted.
+   */
+  replyText: string;
   stop: TurnStop;
   /** Stored as history (never empty on either side). */
   exchange: Exchange;

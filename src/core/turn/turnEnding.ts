@@ -1,0 +1,174 @@
+/**
+ * How a turn ends: the shared run state, the two early exits (interrupted, budget stop), the summary call
+ * after a cut, the empty-reply fallback, and the `turn:` line. Split from the loop to keep each file small.
+ */
+import { effectiveMilli, effectiveTokens, estimateMilli, accountableUsage, utf8Bytes } from '../budget/effectiveTokens.js';
+import { budgetStopKind } from '../budget/budgetPool.js';
+import { turnStopLabel, type TurnStop } from '../events.js';
+import type { ChatMessage, ChatRequest, ToolSpec } from '../llm/canonical.js';
+import type { TurnDeps, TurnInput, TurnResult } from './ports.js';
+import { requestText } from './turnMessages.js';
+import type { SpendLedger } from './turnSpend.js';
+import { budgetHistoryNote, budgetNotice, interruptedHistoryNote, interruptedNotice, summarizeInstruction } from './wording.js';
+
+/** Mutable state of one running turn. */
+export interface TurnRun {
+  input: TurnInput;
+  deps: TurnDeps;
+  startedMs: number;
+  folded: string;
+  cap: number;
+  ledger: SpendLedger;
+  rounds: number;
+  waves: number;
+  /** Milli effective tokens of the latest call (the next estimate). */
+  lastCallMilli: number;
+}
+
+/** The `turn:` line (completed / repeat / tool_limit / failed; cap `-` for failed). */
+export function noteTurnLine(run: TurnRun, stop: TurnStop): void {
+  const { input, deps, ledger } = run;
+  const spend = ledger.snapshot();
+  deps.ports.diag.note('turn', {
+    agent: input.agent.id,
+    hop: input.envelope.hop,
+    rounds: `${run.rounds}/${stop.kind === 'failed' ? '-' : run.cap}`,
+    waves: run.waves,
+    stop: turnStopLabel(stop),
+    prompt: spend.prompt,
+    cached: spend.cached,
+    total: ledger.total,
+    reasoning: spend.reasoning,
+    backend: deps.backend.name,
+    model: input.template.model,
+  });
+}
+
+function baseResult(run: TurnRun, replied: string): Omit<TurnResult, 'outcome' | 'replyState' | 'replyText' | 'stop'> {
+  return {
+    exchange: { sent: run.folded, replied },
+    rounds: run.rounds,
+    waves: run.waves,
+    spend: run.ledger.snapshot(),
+    lastCallMilli: run.lastCallMilli,
+    elapsedMs: run.deps.now() - run.startedMs,
+  };
+}
+
+/** The turn was cancelled at a round boundary: recorded, not failed. */
+export function finishInterrupted(run: TurnRun): TurnResult {
+  const { input, deps, ledger } = run;
+  const note = interruptedHistoryNote(input.language);
+  const elapsedMs = deps.now() - run.startedMs;
+  deps.ports.emit({ type: 'turnInterrupted', agentId: input.agent.id, turnSeq: input.turnSeq });
+  deps.ports.notice(interruptedNotice(input.language, input.agent.name, elapsedMs / 1000));
+  deps.ports.diag.note('turn interrupted', {
+    agent: input.agent.id,
+    seq: input.turnSeq,
+    hop: input.envelope.hop,
+    rounds: run.rounds,
+    elapsed_ms: elapsedMs,
+    prompt: ledger.snapshot().prompt,
+    cached: ledger.snapshot().cached,
+    total: ledger.total,
+    model: input.template.model,
+  });
+  return {
+    ...baseResult(run, note),
+    outcome: { kind: 'finish', text: note },
+    replyState: 'interrupted',
+    replyText: note,
+    stop: { kind: 'interrupted' },
+  };
+}
+
+/** A reservation failed: stop the turn; the first stopped turn of the root writes the one notice. */
+export function finishBudget(run: TurnRun, estimate: number): TurnResult {
+  const { input, deps, ledger } = run;
+  const budget = deps.budget!;
+  const remaining = budget.remainingMilli();
+  const kind = budgetStopKind(remaining);
+  const ceiling = effectiveTokens(budget.ceilingMilli);
+  deps.ports.diag.note(
+    'budget stop',
+    {
+      agent: input.agent.id,
+      ceiling,
+      remaining: effectiveTokens(remaining),
+      estimate: effectiveTokens(estimate),
+      reason: kind === 'budget_exhausted' ? 'exhausted' : 'reserve_short',
+    },
+    'warn',
+  );
+  if (budget.noteExhausted()) deps.ports.notice(budgetNotice(input.language, ceiling));
+  const spend = ledger.snapshot();
+  deps.ports.diag.note('turn budget exhausted', {
+    agent: input.agent.id,
+    hop: input.envelope.hop,
+    rounds: run.rounds,
+    ceiling,
+    spent: effectiveTokens(spend.effectiveMilli),
+    prompt: spend.prompt,
+    cached: spend.cached,
+    total: ledger.total,
+    model: input.template.model,
+  });
+  const note = budgetHistoryNote(input.language);
+  return {
+    ...baseResult(run, note),
+    outcome: { kind: 'finish', text: note },
+    replyState: 'budget_exhausted',
+    replyText: note,
+    stop: { kind },
+  };
+}
+
+/** Builds a request with the template's settings. */
+export function chatRequest(run: TurnRun, messages: ChatMessage[], tools: ToolSpec[], stableLen: number, summarize = false): ChatRequest {
+  const t = run.input.template;
+  return {
+    model: t.model,
+    messages,
+    tools,
+    toolChoice: tools.length === 0 || summarize ? 'none' : 'auto',
+    temperature: t.temperature,
+    maxTokens: t.maxOutputTokens,
+    effort: t.effort,
+    cacheablePrefixLen: stableLen,
+  };
+}
+
+/** Accounts one paid call: ledger, reservation, last-call cost. Returns the call's milli-tokens. */
+export function absorbCall(run: TurnRun, request: ChatRequest, usageIn: Parameters<typeof accountableUsage>[0], received: string): number {
+  const usage = accountableUsage(usageIn, utf8Bytes(requestText(request.messages)), utf8Bytes(received));
+  const milli = effectiveMilli(usage);
+  run.ledger.absorb(usage, milli);
+  run.lastCallMilli = milli;
+  return milli;
+}
+
+/**
+ * One extra call after a cut with no text: tools stay defined (cache prefix) but tool choice is none.
+ * Not a round. Any failure — including no budget — just leaves the text blank (the fallback follows).
+ */
+export async function summaryCall(run: TurnRun, messages: ChatMessage[], tools: ToolSpec[], stableLen: number): Promise<string> {
+  const { deps, input } = run;
+  let reservation = null;
+  if (deps.budget !== null) {
+    reservation = deps.budget.tryReserve(estimateMilli(run.lastCallMilli, deps.budget.ceilingMilli));
+    if (reservation === null) return '';
+  }
+  const request = chatRequest(run, [...messages, { role: 'system', content: summarizeInstruction(input.language) }], tools, stableLen, true);
+  try {
+    const response = await deps.backend.chat(request, { signal: deps.signal });
+    const text = response.text ?? '';
+    const milli = absorbCall(run, request, response.usage, text);
+    reservation?.commit(milli);
+    return text;
+  } catch (error) {
+    reservation?.refund();
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'BUG';
+    deps.ports.diag.note('summary failed', { agent: input.agent.id, code }, 'warn');
+    return '';
+  }
+}

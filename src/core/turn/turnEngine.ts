@@ -1,0 +1,204 @@
+/**
+ * The turn engine: one incoming message → prompt → tool loop → an outcome (core.md §2.5, SPEC §4).
+ * Runs inside the agent's worker; reaches other agents only through `TurnPorts` and never routes or
+ * records its own reply — the driver does that with the returned `TurnResult`.
+ */
+import { estimateMilli } from '../budget/effectiveTokens.js';
+import type { TurnStop } from '../events.js';
+import type { ChatResponse, ToolCall } from '../llm/canonical.js';
+import { buildDelegationTools, decide, delegationGates, spokenText } from './delegationTools.js';
+import { endpointLogLabel } from './envelope.js';
+import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
+import { RepeatGuard } from './repeatGuard.js';
+import { composeSystemPrompt } from './systemPrompt.js';
+import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
+import {
+  absorbCall,
+  chatRequest,
+  finishBudget,
+  finishInterrupted,
+  noteTurnLine,
+  summaryCall,
+  type TurnRun,
+} from './turnEnding.js';
+import { buildMessages, foldUserTurn } from './turnMessages.js';
+import { paidUsage, SpendLedger } from './turnSpend.js';
+import { emptyFallback, handedOffReply, protocolNote, type EmptyReason } from './wording.js';
+
+/** Default tool-round cap when the agent sets none. */
+export const DEFAULT_MAX_TOOL_ITERATIONS = 12;
+
+/** Plan ids when the driver gives no allocator: from 1, per thread (one engine per agent worker). */
+let threadPlanId = 0;
+const threadPlanIds = (): number => ++threadPlanId;
+
+function receivedText(response: ChatResponse): string {
+  return (response.text ?? '') + response.toolCalls.map((c: ToolCall) => c.name + JSON.stringify(c.args)).join('');
+}
+
+/** Runs one turn. Throws only the LLM error of a failed call (the driver marks the turn failed). */
+export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult> {
+  const { agent, template, language, envelope, roster } = input;
+  const { ports } = deps;
+  const startedMs = deps.now();
+  ports.diag.note('turn start', {
+    agent: agent.id,
+    hop: envelope.hop,
+    from: endpointLogLabel(envelope.from),
+    chars: envelope.content.length,
+  });
+
+  const prompt = composeSystemPrompt(input.material, {
+    agentId: agent.id,
+    agentName: agent.name,
+    workDir: agent.workDir,
+    language,
+    roster,
+  });
+  const gates = delegationGates(template.useTools, roster.length, agent.allowHandoff, envelope.awaitingReply);
+  const boxSpecs = deps.tools.specs();
+  const delegation = buildDelegationTools(roster, gates, language, new Set(boxSpecs.map((s) => s.name)));
+  const specs = [...delegation.specs, ...boxSpecs];
+  const useTools = specs.length > 0 && template.useTools;
+  const tools = useTools ? specs : [];
+
+  const { folded, escaped } = foldUserTurn(input);
+  if (escaped > 0) ports.diag.note('sender envelope escaped', { from: envelope.from.kind, count: escaped }, 'warn');
+  const note =
+    roster.length > 0
+      ? protocolNote(
+          language,
+          roster.map((r) => r.name),
+          { ...gates, awaitingReply: envelope.awaitingReply },
+        )
+      : null;
+  const messages = buildMessages(prompt.text, note, input.history, folded);
+
+  const run: TurnRun = {
+    input,
+    deps,
+    startedMs,
+    folded,
+    cap: Math.max(1, agent.maxToolIterations ?? DEFAULT_MAX_TOOL_ITERATIONS),
+    ledger: new SpendLedger(),
+    rounds: 0,
+    waves: 0,
+    lastCallMilli: input.lastCallMilli,
+  };
+  const dispatch: DispatchState = {
+    input,
+    deps,
+    delegation,
+    offered: new Set(tools.map((s) => s.name)),
+    guard: new RepeatGuard(),
+    allocatePlanId: deps.allocatePlanId ?? threadPlanIds,
+    waves: 0,
+  };
+
+  let outcome: TurnOutcome = { kind: 'finish', text: '' };
+  let stop: TurnStop = { kind: 'completed' };
+  let lengthCut = false;
+  for (let iteration = 0; iteration < run.cap; iteration += 1) {
+    // Boundary precedence: cancel > budget > repeat guard > rounds.
+    if (deps.signal.aborted) return finishInterrupted(run);
+    let reservation = null;
+    let estimate = 0;
+    if (deps.budget !== null) {
+      estimate = estimateMilli(run.lastCallMilli, deps.budget.ceilingMilli);
+      reservation = deps.budget.tryReserve(estimate);
+      if (reservation === null) return finishBudget(run, estimate);
+    }
+
+    const request = chatRequest(run, messages, tools, prompt.stableLen);
+    let response: ChatResponse;
+    try {
+      response = await deps.backend.chat(request, { signal: deps.signal });
+    } catch (error) {
+      const paid = paidUsage(error);
+      if (paid !== null) {
+        run.rounds += 1;
+        reservation?.commit(absorbCall(run, request, paid, ''));
+      } else {
+        reservation?.refund();
+      }
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'BUG';
+      noteTurnLine(run, { kind: 'failed', code });
+      throw error;
+    }
+    run.rounds += 1;
+    reservation?.commit(absorbCall(run, request, response.usage, receivedText(response)));
+
+    const decision = decide(response, {
+      useTools,
+      offerTransfer: gates.offerTransfer,
+      connectionIds: roster.map((r) => r.id),
+      transferTargets: delegation.transferTargets,
+    });
+    // A handoff ends the turn at once; other calls of the same response are not run.
+    if (decision.kind === 'handoff' || response.toolCalls.length === 0 || !useTools) {
+      outcome = decision;
+      lengthCut = response.finish === 'length';
+      break;
+    }
+
+    messages.push({ role: 'assistant', content: response.text ?? '', toolCalls: response.toolCalls });
+    let blocked = 0;
+    let blockedTool = '';
+    for (const call of response.toolCalls) {
+      const result = await dispatchToolCall(call, run.rounds, dispatch);
+      run.waves = dispatch.waves;
+      if (result.blocked) {
+        blocked += 1;
+        blockedTool = call.name;
+      }
+      messages.push({ role: 'tool', content: result.body, toolCallId: call.id, toolName: call.name });
+    }
+    if (blocked === response.toolCalls.length) {
+      ports.diag.note('turn cut', { agent: agent.id, round: run.rounds, reason: 'repeat', tool: blockedTool }, 'warn');
+      stop = { kind: 'repeat', tool: blockedTool };
+      break;
+    }
+    if (iteration + 1 === run.cap) {
+      ports.emit({ type: 'toolLimitReached', agentId: agent.id, maxIterations: run.cap });
+      stop = { kind: 'tool_limit' };
+    }
+  }
+
+  if (outcome.kind === 'finish' && outcome.text.trim() === '') {
+    let text = '';
+    if (stop.kind === 'repeat' || stop.kind === 'tool_limit') {
+      // A cancel that arrived during the last round still wins over the summary call.
+      if (deps.signal.aborted) return finishInterrupted(run);
+      text = await summaryCall(run, messages, tools, prompt.stableLen);
+    }
+    if (text.trim() === '') {
+      const reason: EmptyReason =
+        stop.kind === 'repeat'
+          ? { kind: 'repeat' }
+          : stop.kind === 'tool_limit'
+            ? { kind: 'tool_limit', cap: run.cap }
+            : lengthCut
+              ? { kind: 'length' }
+              : { kind: 'blank' };
+      text = emptyFallback(language, reason);
+    }
+    outcome = { kind: 'finish', text };
+  }
+
+  noteTurnLine(run, stop);
+  const spoken = spokenText(outcome);
+  const handedOff = outcome.kind === 'handoff';
+  const names = outcome.kind === 'handoff' ? outcome.targets.map((id) => roster.find((r) => r.id === id)?.name ?? id) : [];
+  return {
+    outcome,
+    replyState: handedOff ? 'handed_off' : 'answered',
+    replyText: handedOff ? handedOffReply(language, names) : spoken,
+    stop,
+    exchange: { sent: folded, replied: spoken },
+    rounds: run.rounds,
+    waves: run.waves,
+    spend: run.ledger.snapshot(),
+    lastCallMilli: run.lastCallMilli,
+    elapsedMs: deps.now() - startedMs,
+  };
+}
