@@ -1,0 +1,60 @@
+/**
+ * `fuseforks-cli check` as a testable function: resolve the start set, gather the view from files, run the pure
+ * preflight, render, and return the exit code (SPEC §6.1, §6.4). Writes nothing anywhere but stdout/stderr.
+ */
+import { isFuseforksError } from '../../core/errors.js';
+import { gatherView } from '../../core/preflight/gatherView.js';
+import { headlessPreflight, type PreflightMode } from '../../core/preflight/headlessPreflight.js';
+import type { SecretSource } from '../../core/secrets/openSecretStore.js';
+import type { EnvLike } from '../../core/secrets/envSecretStore.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import type { RunApprovalMode } from '../../core/tools/contract.js';
+import { exitForArgumentError, exitForBootError, exitForPreflight, type ExitCode } from '../exitCodes.js';
+import { renderFindingsHuman, renderFindingsJson, type CliOutput } from '../output.js';
+
+/** The parsed arguments of `check`. */
+export interface CheckOptions {
+  dataDir: string;
+  for: PreflightMode;
+  start: string;
+  secrets: SecretSource;
+  bypassPlanReview: boolean;
+  runApproval: RunApprovalMode;
+  json: boolean;
+  /** Environment for `--secrets env` and PATH (default `process.env`). */
+  env?: EnvLike;
+  /** Test seam for the secret store. */
+  store?: SecretStore;
+}
+
+/** Runs `check`; 0 = no reject, 3 = rejected, 2 = bad argument, 4/5 = the village could not be read. */
+export async function runCheck(options: CheckOptions, output: CliOutput): Promise<ExitCode> {
+  let gathered;
+  try {
+    gathered = await gatherView({
+      dataDir: options.dataDir,
+      mode: options.for,
+      start: options.start,
+      secrets: options.secrets,
+      bypassPlanReview: options.bypassPlanReview,
+      runApproval: options.runApproval,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.store === undefined ? {} : { store: options.store }),
+    });
+  } catch (error) {
+    if (!isFuseforksError(error)) throw error;
+    output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    return exitForBootError(error.code);
+  }
+  if (!gathered.ok) {
+    const { message, fix } = gathered.argument;
+    output.note({ level: 'error', code: 'ARGUMENT', message, fix });
+    return exitForArgumentError();
+  }
+  for (const problem of gathered.problems) {
+    output.note({ level: 'warn', code: 'CONFIG_PARSE', message: `${problem.file}: ${problem.reason}; it is ignored by this check.`, fix: 'Fix or remove the file; fuseforks never overwrites a file it cannot read.' });
+  }
+  const findings = headlessPreflight(gathered.world, gathered.schedules, gathered.view);
+  output.stdout(options.json ? renderFindingsJson(findings, gathered.view.start) : renderFindingsHuman(findings, gathered.world.language));
+  return exitForPreflight(findings);
+}

@@ -1,0 +1,10 @@
+/**
+ * The explicit command map oclif loads (`oclif.commands.strategy = explicit`): no folder scan at start-up.
+ * `ask`, `serve` and `gui` join here when the host lands.
+ */
+import Check from './commands/check.js';
+
+/** Command id → command class. */
+export const COMMANDS = {
+  check: Check,
+};

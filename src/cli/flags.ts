@@ -1,0 +1,78 @@
+/**
+ * The flag sets shared by fuseforks-cli commands (SPEC §6). Commands spread these in, so a flag means the same
+ * thing everywhere and `check` accepts exactly the arguments of the command it checks.
+ */
+import { Flags } from '@oclif/core';
+
+/** Values of `--secrets`. */
+export const SECRET_SOURCES = ['keyring', 'env'] as const;
+/** Values of `--run-approval`. */
+export const RUN_APPROVAL_MODES = ['required', 'auto-approve', 'no-approval'] as const;
+/** Values of `check --for`. */
+export const CHECK_TARGETS = ['ask', 'serve'] as const;
+
+/** `--data-dir`: required, never defaulted (never touch the GUI's village by accident). */
+export const dataDirFlag = Flags.string({
+  required: true,
+  helpValue: '<dir>',
+  description:
+    'Folder holding the village: <dir>/workspace is the village, files beside it are this machine\'s shelf. ' +
+    'Required, with no default, so a command never opens the GUI\'s village by accident.',
+});
+
+/** `--start`: required; which agents start. */
+export const startFlag = Flags.string({
+  required: true,
+  helpValue: 'batch|reception|a,b,c',
+  description:
+    'Agents to start: "batch" (the batch-start set, as the GUI\'s start-all), "reception" (ask only) or a ' +
+    'comma-separated list of agent ids. ask always adds the reception.',
+});
+
+/** The flags of every command that opens (or checks) a village. */
+export const villageFlags = {
+  'data-dir': dataDirFlag,
+  start: startFlag,
+  secrets: Flags.option({
+    options: SECRET_SOURCES,
+    default: 'keyring' as const,
+    description: 'Where API keys come from: the OS keyring, or FUSEFORKS_SECRET_* environment variables (read-only).',
+  })(),
+  'bypass-plan-review': Flags.boolean({
+    default: false,
+    description: 'Let plan waves of agents with plan review go out without a human approval.',
+  }),
+  'run-approval': Flags.option({
+    options: RUN_APPROVAL_MODES,
+    default: 'required' as const,
+    description: 'How the run tool treats unapproved commands: refuse and queue (required), run them, or refuse run entirely.',
+  })(),
+};
+
+/** `--events jsonl` (ask, serve): every stderr line becomes one JSON object (SPEC §6.5). */
+export const eventsFlags = {
+  events: Flags.option({
+    options: ['jsonl'] as const,
+    description: 'Stream core events and CLI notes on stderr as JSON lines; no plain text line is ever written.',
+  })(),
+};
+
+/** `check` only. */
+export const checkFlags = {
+  for: Flags.option({
+    options: CHECK_TARGETS,
+    required: true,
+    description: 'The command to check: ask or serve (they need different things).',
+  })(),
+  json: Flags.boolean({
+    default: false,
+    description: 'Print exactly one JSON line {"findings":[…],"start":[ids]} on stdout.',
+  }),
+};
+
+/** `ask` only. */
+export const askFlags = {
+  client: Flags.string({ description: 'Name the request comes from (default fuseforks-cli; the village\'s externalName wins).' }),
+  'continue-session': Flags.boolean({ default: false, description: 'Continue the current conversation instead of a new one.' }),
+  verbose: Flags.boolean({ default: false, description: 'Also show informational preflight findings.' }),
+};

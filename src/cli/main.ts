@@ -1,0 +1,82 @@
+/**
+ * The fuseforks-cli entry (`bin/run.js` calls `main`). Scans argv for `--events jsonl` BEFORE oclif parses, so
+ * even an argument error is a JSON line on stderr (SPEC §6.5), then hands over to oclif with the CLI's own
+ * package config, and maps whatever escapes to an exit code from the one table (SPEC §6.4).
+ */
+import { fileURLToPath } from 'node:url';
+import { isFuseforksError } from '../core/errors.js';
+import { wantsEventsJsonl } from './argvScan.js';
+import { EXIT, exitForArgumentError, type ExitCode } from './exitCodes.js';
+import { CliOutput, type OutputStreams } from './output.js';
+import { readBuildVersion } from './version.js';
+
+/** The package root (`dist/cli/main.js` → two levels up). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Every oclif parse failure is an argument error: exit 2 (STYLE 11). */
+const PARSE_EXIT_CODES = {
+  default: 1,
+  failedFlagParsing: 2,
+  failedFlagValidation: 2,
+  invalidArgsSpec: 2,
+  nonExistentFlag: 2,
+  requiredArgs: 2,
+  unexpectedArgs: 2,
+  violatedFlagConstraint: 2,
+};
+
+/** The `oclif` block of package.json, also handed to oclif directly so the CLI never depends on it being there. */
+export const OCLIF_CONFIG = {
+  bin: 'fuseforks-cli',
+  dirname: 'fuseforks',
+  commands: { strategy: 'explicit', target: './dist/cli/commandMap.js', identifier: 'COMMANDS' },
+  exitCodes: PARSE_EXIT_CODES,
+} as const;
+
+/** Runs the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls `process.exit`. */
+export async function main(argv: readonly string[], streams?: OutputStreams): Promise<void> {
+  const output = new CliOutput(wantsEventsJsonl(argv) ? 'jsonl' : 'human', streams);
+  try {
+    const { run } = await import('@oclif/core');
+    const version = readBuildVersion();
+    const pjson = { name: 'fuseforks-cli', version, type: 'module', oclif: OCLIF_CONFIG };
+    // oclif's PJSON type is wider than this literal; the cast is the only seam to it.
+    await run([...argv], { root: PACKAGE_ROOT, version, pjson: pjson as never });
+  } catch (error) {
+    process.exitCode = reportEscaped(error, output);
+  }
+}
+
+interface OclifLikeError {
+  message: string;
+  code?: string;
+  oclif?: { exit?: number };
+}
+
+/** Maps an error that escaped a command to one stderr note and an exit code. */
+export function reportEscaped(error: unknown, output: CliOutput): ExitCode | number {
+  const e = error as OclifLikeError;
+  if (e?.code === 'EEXIT' && typeof e.oclif?.exit === 'number') return e.oclif.exit; // this.exit(n): already reported
+  if (isFuseforksError(error)) {
+    output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    return EXIT.coreError;
+  }
+  if (e && typeof e === 'object' && 'oclif' in e) {
+    // oclif parse failures and unknown commands: keep the reason lines; the help hint becomes the fix.
+    const message = oclifReason(String(e.message ?? ''));
+    output.note({ level: 'error', code: 'ARGUMENT', message, fix: 'See fuseforks-cli --help or fuseforks-cli <command> --help.' });
+    return exitForArgumentError();
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  output.note({ level: 'error', code: 'BUG', message });
+  return EXIT.coreError;
+}
+
+/** The reason lines of an oclif message, on one line, without its preamble and its "--help" hint. */
+export function oclifReason(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help with'));
+  return lines.length > 0 ? lines.join('; ') : 'invalid arguments';
+}

@@ -1,0 +1,154 @@
+/**
+ * Builds preflight's inputs from files only (SPEC §6.1): world.json, schedules.json, village_id, the shelf's
+ * probe_approvals.json and jev.json, mcp.json + agents/{id}/mcp.json + judge.json, and secret PRESENCE in the
+ * chosen store. No lock, no LMDB, no MCP, no LLM, no write — not even village_id (read if present, never made).
+ */
+import { readFile } from 'node:fs/promises';
+import { FuseforksError } from '../errors.js';
+import { ProbeApprovals } from '../schedules/probeApprovals.js';
+import { parseScheduleFile } from '../schedules/scheduleFile.js';
+import type { ScheduledTask } from '../schedules/types.js';
+import { openSecretStore, checkSecretNames, type SecretSource } from '../secrets/openSecretStore.js';
+import { envNameForKey, JEV_TOKEN_KEY } from '../secrets/secretNames.js';
+import type { EnvLike } from '../secrets/envSecretStore.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import type { RunApprovalMode } from '../tools/contract.js';
+import { villagePaths, type VillagePaths } from '../village/paths.js';
+import { readVillageId } from '../village/villageId.js';
+import { loadWorld } from '../village/worldStore.js';
+import { isSafeIdentifier } from '../world/identifiers.js';
+import { resolveStartSet, type StartSetError } from '../world/startSet.js';
+import type { World } from '../world/types.js';
+import { commandExists } from './commandExists.js';
+import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
+import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
+
+/** The arguments of the command being checked. */
+export interface GatherOptions {
+  dataDir: string;
+  mode: PreflightMode;
+  /** `--start` as typed. */
+  start: string;
+  secrets: SecretSource;
+  bypassPlanReview: boolean;
+  runApproval: RunApprovalMode;
+  /** Environment for `--secrets env` and PATH lookups (default `process.env`). */
+  env?: EnvLike;
+  /** Test seam: the store to ask for presence instead of the real one for `secrets`. */
+  store?: SecretStore;
+}
+
+/** Inputs ready for `headlessPreflight`, plus notes about files that exist but could not be used. */
+export type Gathered =
+  | { ok: true; paths: VillagePaths; world: World; schedules: ScheduledTask[]; view: PreflightView; problems: ReadProblem[] }
+  | { ok: false; argument: StartSetError };
+
+/**
+ * Reads everything preflight needs. Throws FuseforksError for boot failures (exit 5): VILLAGE_MISSING,
+ * CONFIG_PARSE (naming file and position), SECRET_NAME_COLLISION, SECRET_STORE_FAILED. A bad `--start` comes
+ * back as `{ok: false}` (exit 2).
+ */
+export async function gatherView(options: GatherOptions): Promise<Gathered> {
+  const env = options.env ?? process.env;
+  const paths = villagePaths(options.dataDir);
+  // Undetermined language → ja (SPEC §6.1), so the locale handed to normalization is Japanese; nothing is written.
+  const load = await loadWorld(paths, { locale: 'ja' });
+  if (load.kind === 'missing') throw villageMissing(paths);
+  if (load.kind === 'unreadable') throw load.error;
+  const world = load.doc.world;
+
+  const resolved = resolveStartSet(world, options.start, options.mode);
+  if (!resolved.ok) return { ok: false, argument: resolved.error };
+  const start = resolved.ids;
+  const started = world.agents.filter((a) => start.includes(a.id));
+  const problems: ReadProblem[] = [];
+
+  const schedules = await readSchedules(paths, problems);
+
+  // MCP servers and judges: shared file, then every agent's own (judge targets are needed for the reception's ties).
+  const mcpServers: McpServerView[] = [];
+  const shared = await readMcpServers(paths.mcp, null);
+  mcpServers.push(...shared.servers);
+  if (shared.problem) problems.push(shared.problem);
+  const judgeTargets = new Set<string>();
+  const judgeAgents: string[] = [];
+  for (const agent of world.agents) {
+    if (!isSafeIdentifier(agent.id)) continue;
+    const isStarted = start.includes(agent.id);
+    if (isStarted) {
+      const own = await readMcpServers(paths.agentFile(agent.id, 'mcp'), agent.id);
+      mcpServers.push(...own.servers);
+      if (own.problem) problems.push(own.problem);
+    }
+    const judge = await readJudgeTarget(paths.agentFile(agent.id, 'judge'));
+    if (judge.problem) problems.push(judge.problem);
+    if (judge.to !== null) {
+      judgeTargets.add(judge.to);
+      if (isStarted) judgeAgents.push(agent.id);
+    }
+  }
+  const jevRead = await readJevView(paths.shelf.jev);
+  if (jevRead.problem) problems.push(jevRead.problem);
+  const jevNeeded = jevRead.jev.enabled && (judgeAgents.length > 0 || jevRead.jev.compression);
+
+  // Secrets: the collision check first (boot order, SPEC §5), then presence of exactly the keys preflight asks about.
+  checkSecretNames(options.secrets, world.modelTemplates.map((t) => t.id));
+  const store = options.store ?? openSecretStore(options.secrets, env);
+  const needed = new Set<string>();
+  for (const agent of started) {
+    const template = world.modelTemplates.find((t) => t.id === agent.modelTemplateId);
+    if (template !== undefined && secretNeed(template) === 'key') needed.add(template.id);
+  }
+  if (jevNeeded) needed.add(JEV_TOKEN_KEY);
+  const present = new Set([...needed].filter((key) => store.has(key)));
+
+  // Probe approvals are bound to this village's id; without a readable id nothing is approved (never created here).
+  const villageId = (await readVillageId(paths)) ?? '';
+  const approvals = schedules.some((s) => s.probe !== undefined) ? await ProbeApprovals.load(paths.shelf.probeApprovals) : null;
+  if (approvals?.blocked) problems.push({ file: approvals.blocked.file, reason: approvals.blocked.reason });
+
+  const view: PreflightView = {
+    mode: options.mode,
+    start,
+    secretPresent: (key) => present.has(key),
+    probeApproved: (s) => s.probe !== undefined && approvals !== null && approvals.isApproved(s.probe, villageId),
+    jevTokenPresent: present.has(JEV_TOKEN_KEY),
+    jevNeeded,
+    judgeAgents,
+    compressionOn: jevRead.jev.enabled && jevRead.jev.compression,
+    judgeTargets,
+    bypassPlanReview: options.bypassPlanReview,
+    runApproval: options.runApproval,
+    mcpServers,
+    commandExists: (command) => commandExists(command, env),
+  };
+  if (options.secrets === 'env') view.secretEnvName = envNameForKey;
+  return { ok: true, paths, world, schedules, view, problems };
+}
+
+async function readSchedules(paths: VillagePaths, problems: ReadProblem[]): Promise<ScheduledTask[]> {
+  let text: string;
+  try {
+    text = await readFile(paths.schedules, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') problems.push({ file: paths.schedules, reason: `cannot read the file (${code ?? 'error'})` });
+    return [];
+  }
+  const parsed = parseScheduleFile(text);
+  if (!parsed.ok) {
+    // As at boot: an unreadable file means no schedules (and the runtime will refuse to overwrite it).
+    problems.push({ file: paths.schedules, reason: `${parsed.block.reason} at line ${parsed.block.line}, column ${parsed.block.column}` });
+    return [];
+  }
+  return parsed.rows.flatMap((row) => (row.kind === 'task' ? [row.task] : []));
+}
+
+function villageMissing(paths: VillagePaths): FuseforksError {
+  return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
+    fix:
+      'Check --data-dir (it is the folder that contains workspace/). Create or copy the village first, for example ' +
+      'by opening the data dir in the GUI; fuseforks-cli never creates a village on its own.',
+    details: { file: paths.world },
+  });
+}
