@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ const agentExists = (id: string) => known.has(id);
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ff-sched-'));
   file = villagePaths(dir).schedules;
-  await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'workspace')));
+  await mkdir(join(dir, 'workspace'));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
