@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { wantsEventsJsonl } from '../../src/cli/argvScan.js';
+import { oclifReason } from '../../src/cli/main.js';
+
+describe('wantsEventsJsonl scans raw argv before parsing', () => {
+  it.each([
+    [['ask', '--events', 'jsonl', 'hi'], true],
+    [['ask', '--events=jsonl'], true],
+    [['serve', '--bogus', '--events', 'jsonl'], true],
+    [['ask', '--events'], false],
+    [['ask', '--events', 'json'], false],
+    [['ask', '--', '--events', 'jsonl'], false],
+    [['ask', 'text mentioning --events jsonl'], false],
+    [[], false],
+  ])('%j → %s', (argv, expected) => {
+    expect(wantsEventsJsonl(argv)).toBe(expected);
+  });
+});
+
+describe('oclifReason', () => {
+  it('keeps the reason lines and drops the preamble and the --help hint', () => {
+    expect(oclifReason('The following error occurred:\n  Missing required flag data-dir\nSee more help with --help')).toBe('Missing required flag data-dir');
+    expect(oclifReason('Nonexistent flag: --x\nSee more help with --help')).toBe('Nonexistent flag: --x');
+    expect(oclifReason('')).toBe('invalid arguments');
+  });
+});
