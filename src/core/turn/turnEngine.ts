@@ -117,7 +117,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
       const paid = paidUsage(error);
       if (paid !== null) {
         run.rounds += 1;
-        reservation?.commit(absorbCall(run, request, paid, ''));
+        // Computed first: `reservation?.commit(f())` would skip f() when there is no budget.
+        const paidMilli = absorbCall(run, request, paid, '');
+        reservation?.commit(paidMilli);
       } else {
         reservation?.refund();
       }
@@ -126,7 +128,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
       throw error;
     }
     run.rounds += 1;
-    reservation?.commit(absorbCall(run, request, response.usage, receivedText(response)));
+    const milli = absorbCall(run, request, response.usage, receivedText(response));
+    reservation?.commit(milli);
 
     const decision = decide(response, {
       useTools,
