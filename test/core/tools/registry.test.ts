@@ -151,3 +151,14 @@ describe('execute', () => {
     expect(hidden.ok).toBe(false);
   });
 });
+
+describe('createToolBox', () => {
+  it('presents the real built-ins by the same rules', async () => {
+    const { createToolBox } = await import('../../../src/core/tools/builtins.js');
+    expect(createToolBox(presentation()).specs().map((s) => s.name)).toEqual(['diff', 'fd', 'file', 'grep', 'remember']);
+    expect(createToolBox(presentation({ workDir: null, enabledTools: ['run', 'remember'] })).specs().map((s) => s.name)).toEqual([
+      'remember',
+      'run',
+    ]);
+  });
+});

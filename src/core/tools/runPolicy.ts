@@ -1,0 +1,159 @@
+/**
+ * The `run` command policy, `agents/{id}/run.json`, as pure functions: parse, decide, and the pending /
+ * approval updates. The file IO lives in runPolicyFile.ts. This is a guard rail for honest agents, not a
+ * security boundary: an allowed program can do whatever its arguments make it do.
+ *
+ * Pattern grammar: whitespace-separated tokens; the first is the command (case-insensitive), the rest must
+ * equal the arguments exactly; a trailing `*` token means "zero or more further arguments". A lone `*`
+ * never matches, and `*` anywhere else is literal.
+ */
+
+/** One command the agent asked for that nobody has allowed or denied yet. */
+export interface PendingRequest {
+  command: string;
+  args: string[];
+  firstRequestedAtMs: number;
+  count: number;
+}
+
+/** The run.json shape (camelCase). */
+export interface RunPolicy {
+  version: 1;
+  allow: string[];
+  deny: string[];
+  pending: PendingRequest[];
+  /** Seconds before a run is killed, clamped to 1..3600. */
+  timeoutSecs: number;
+}
+
+/** What `decide` says about one command line. */
+export type RunDecision = 'allowed' | 'denied' | 'unknown' | 'malformed';
+
+/** Most pending requests kept; the oldest are evicted first. */
+export const MAX_PENDING = 20;
+export const DEFAULT_TIMEOUT_SECS = 60;
+export const MIN_TIMEOUT_SECS = 1;
+export const MAX_TIMEOUT_SECS = 3600;
+
+/** A fresh policy: nothing allowed, nothing denied. */
+export function defaultRunPolicy(): RunPolicy {
+  return { version: 1, allow: [], deny: [], pending: [], timeoutSecs: DEFAULT_TIMEOUT_SECS };
+}
+
+/** The outcome of parsing run.json text: the policy to use plus, when broken, why (the default is used). */
+export type ParsedRunPolicy = { policy: RunPolicy; broken: null } | { policy: RunPolicy; broken: string };
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** Clamps a timeout to 1..3600 s; non-numbers become the 60 s default. */
+export function clampTimeout(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return DEFAULT_TIMEOUT_SECS;
+  return Math.min(MAX_TIMEOUT_SECS, Math.max(MIN_TIMEOUT_SECS, Math.round(value)));
+}
+
+/** Parses run.json text. Empty text = default (not broken); bad JSON or bad field types = broken. */
+export function parseRunPolicy(text: string): ParsedRunPolicy {
+  if (text.trim() === '') return { policy: defaultRunPolicy(), broken: null };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { policy: defaultRunPolicy(), broken: `not valid JSON (${error instanceof Error ? error.message : 'parse error'})` };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { policy: defaultRunPolicy(), broken: 'the top level must be an object' };
+  }
+  const obj = raw as Record<string, unknown>;
+  if (obj['version'] !== undefined && obj['version'] !== 1) return { policy: defaultRunPolicy(), broken: '`version` must be 1' };
+  for (const key of ['allow', 'deny'] as const) {
+    if (obj[key] !== undefined && !isStringArray(obj[key])) {
+      return { policy: defaultRunPolicy(), broken: `\`${key}\` must be an array of strings` };
+    }
+  }
+  const pendingRaw = obj['pending'] ?? [];
+  if (!Array.isArray(pendingRaw)) return { policy: defaultRunPolicy(), broken: '`pending` must be an array' };
+  const pending: PendingRequest[] = [];
+  for (const entry of pendingRaw) {
+    const e = entry as Record<string, unknown> | null;
+    if (e === null || typeof e !== 'object' || typeof e['command'] !== 'string' || !isStringArray(e['args'])) {
+      return { policy: defaultRunPolicy(), broken: '`pending` entries need `command` (string) and `args` (strings)' };
+    }
+    const first = typeof e['firstRequestedAtMs'] === 'number' ? e['firstRequestedAtMs'] : 0;
+    const count = typeof e['count'] === 'number' && e['count'] >= 1 ? Math.floor(e['count']) : 1;
+    pending.push({ command: e['command'], args: [...e['args']], firstRequestedAtMs: first, count });
+  }
+  return {
+    policy: {
+      version: 1,
+      allow: isStringArray(obj['allow']) ? [...obj['allow']] : [],
+      deny: isStringArray(obj['deny']) ? [...obj['deny']] : [],
+      pending,
+      timeoutSecs: clampTimeout(obj['timeoutSecs'] ?? DEFAULT_TIMEOUT_SECS),
+    },
+    broken: null,
+  };
+}
+
+/** Trims and lowercases a command; null when it holds a path separator or drive colon (`/ \ :`) or is empty. */
+export function normalizeCommand(command: string): string | null {
+  const trimmed = command.trim();
+  if (trimmed === '' || /[/\\:]/.test(trimmed) || /\s/.test(trimmed)) return null;
+  return trimmed.toLowerCase();
+}
+
+/** True when `pattern` matches the normalized command and its exact args. */
+export function matchesPattern(pattern: string, command: string, args: readonly string[]): boolean {
+  const tokens = pattern.trim().split(/\s+/).filter((t) => t !== '');
+  const head = tokens[0];
+  if (head === undefined || head === '*') return false;
+  if (head.toLowerCase() !== command) return false;
+  const rest = tokens.slice(1);
+  const open = rest[rest.length - 1] === '*';
+  const fixed = open ? rest.slice(0, -1) : rest;
+  if (open ? args.length < fixed.length : args.length !== fixed.length) return false;
+  return fixed.every((token, i) => token === args[i]);
+}
+
+/** Decides a command line: malformed → deny → allow → unknown. */
+export function decide(policy: RunPolicy, command: string, args: readonly string[]): RunDecision {
+  const normalized = normalizeCommand(command);
+  if (normalized === null) return 'malformed';
+  if (policy.deny.some((p) => matchesPattern(p, normalized, args))) return 'denied';
+  if (policy.allow.some((p) => matchesPattern(p, normalized, args))) return 'allowed';
+  return 'unknown';
+}
+
+/** The exact pattern for one command line (what auto-approve records). */
+export function exactPattern(command: string, args: readonly string[]): string {
+  return [command, ...args].join(' ');
+}
+
+const sameRequest = (p: PendingRequest, command: string, args: readonly string[]): boolean =>
+  p.command === command && p.args.length === args.length && p.args.every((a, i) => a === args[i]);
+
+/**
+ * Records an unknown request: drops entries that are now settled (allowed or denied), bumps `count` of an
+ * identical one, else appends; keeps at most 20, evicting the oldest first request.
+ */
+export function notePending(policy: RunPolicy, command: string, args: readonly string[], nowMs: number): RunPolicy {
+  const normalized = normalizeCommand(command) ?? command;
+  const open = policy.pending.filter((p) => decide(policy, p.command, p.args) === 'unknown');
+  const existing = open.find((p) => sameRequest(p, normalized, args));
+  let pending: PendingRequest[];
+  if (existing !== undefined) {
+    pending = open.map((p) => (p === existing ? { ...p, count: p.count + 1 } : p));
+  } else {
+    pending = [...open, { command: normalized, args: [...args], firstRequestedAtMs: nowMs, count: 1 }];
+    pending.sort((a, b) => a.firstRequestedAtMs - b.firstRequestedAtMs);
+    while (pending.length > MAX_PENDING) pending.shift();
+  }
+  return { ...policy, pending };
+}
+
+/** Adds the exact pattern to `allow` (once) and drops the request from `pending` (auto-approve). */
+export function recordApproval(policy: RunPolicy, command: string, args: readonly string[]): RunPolicy {
+  const normalized = normalizeCommand(command) ?? command;
+  const pattern = exactPattern(normalized, args);
+  const allow = policy.allow.includes(pattern) ? policy.allow : [...policy.allow, pattern];
+  return { ...policy, allow, pending: policy.pending.filter((p) => !sameRequest(p, normalized, args)) };
+}
