@@ -9,7 +9,7 @@ import {
   spokenText,
   type DecideContext,
 } from '../../../src/core/turn/delegationTools.js';
-import type { RosterEntry } from '../../../src/core/turn/ports.js';
+import type { RosterEntry, TurnOutcome } from '../../../src/core/turn/ports.js';
 
 describe('delegationGates', () => {
   it.each([
@@ -106,10 +106,10 @@ describe('decide', () => {
 });
 
 describe('spokenText', () => {
-  it.each([
-    [{ kind: 'finish', text: 'x' } as const, 'x'],
-    [{ kind: 'handoff', targets: ['b'], message: 'm' } as const, 'm'],
-    [{ kind: 'handoff', targets: ['b', 'c'], message: 'm' } as const, '[→ b] m\n[→ c] m'],
+  it.each<[TurnOutcome, string]>([
+    [{ kind: 'finish', text: 'x' }, 'x'],
+    [{ kind: 'handoff', targets: ['b'], message: 'm' }, 'm'],
+    [{ kind: 'handoff', targets: ['b', 'c'], message: 'm' }, '[→ b] m\n[→ c] m'],
   ])('%j', (outcome, expected) => {
     expect(spokenText(outcome)).toBe(expected);
   });
