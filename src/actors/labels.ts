@@ -2,7 +2,7 @@
  * Pure text rules of the actor layer: sender labels, external client names, the System→User status lines
  * (ja/en) and the `to=`/`from=` fields of the diag lines. Wording is this product's own.
  */
-import { assertNever, type AgentStatus, type Endpoint } from '../core/events.js';
+import { assertNever, type AgentStatus, type Endpoint, type PlanTaskState } from '../core/events.js';
 import type { Language } from '../core/world/types.js';
 
 /** Max code points of a user / external name (reference: userName rules). */
@@ -72,15 +72,27 @@ export function statusNotice(name: string, from: AgentStatus, to: AgentStatus, l
   return language === 'ja' ? `${name} は止まりました。` : `${name} has stopped.`;
 }
 
-/** The text a delegated asker receives when its question was handed on instead of answered. */
-export function handedOffText(targets: readonly string[], language: Language): string {
-  const list = targets.join(', ');
-  return language === 'ja'
-    ? `（この依頼は ${list} に引き継がれました。ここには回答が戻りません。）`
-    : `(This request was passed on to ${list}; no answer will come back here.)`;
-}
-
 /** The text an asker receives when its question could not be delivered. */
 export function undeliverableText(reason: string, language: Language): string {
   return language === 'ja' ? `（依頼を届けられませんでした: ${reason}）` : `(Could not ask: ${reason})`;
+}
+
+/**
+ * Model-facing text for a delegation that came back without an answer (the engine puts the text into the
+ * ask/plan tool result, so an empty string would read as an empty answer).
+ */
+export function lostReplyText(state: PlanTaskState, language: Language): string {
+  const en: Partial<Record<PlanTaskState, string>> = {
+    no_answer: '(No answer: the agent finished or failed without replying.)',
+    timed_out: '(No answer: the wait timed out.)',
+    interrupted: '(No answer: the request was interrupted.)',
+    budget_exhausted: '(Not delivered: the token budget of this request is spent.)',
+  };
+  const ja: Partial<Record<PlanTaskState, string>> = {
+    no_answer: '（回答なし: 相手は返事をせずに終わったか、失敗しました。）',
+    timed_out: '（回答なし: 待ち時間を超えました。）',
+    interrupted: '（回答なし: 依頼は中断されました。）',
+    budget_exhausted: '（届けていません: この依頼のトークン予算を使い切りました。）',
+  };
+  return (language === 'ja' ? ja : en)[state] ?? `(${state})`;
 }

@@ -46,6 +46,8 @@ export interface InitMessage {
   summary: string | null;
   /** Cost of the previous call (milli effective tokens); 0 after a fresh start. */
   lastCallMilli: number;
+  /** Village-wide plan id counter (one Int32 slot), so plan ids stay unique across agents' workers. */
+  planIds: SharedArrayBuffer;
   /** The private data-plane port (transferred). */
   port: MessagePort;
 }

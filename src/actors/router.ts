@@ -11,7 +11,7 @@ import type { AgentMessage, CoreEvent, Endpoint } from '../core/events.js';
 import type { DeliveryResult, PromptMaterial, RosterEntry, TurnResult } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import { CausalTree } from './causalTree.js';
-import { endpointField, handedOffText, senderLabel, undeliverableText } from './labels.js';
+import { endpointField, lostReplyText, senderLabel, undeliverableText } from './labels.js';
 import { MessageLog } from './messageLog.js';
 import type { DelegateMessage, TurnDoneMessage } from './protocol.js';
 import type { SupervisorRecorder } from './recorder.js';
@@ -28,8 +28,6 @@ export interface RouterContext {
   material(agentId: string): PromptMaterial;
   now(): number;
 }
-
-const EMPTY_POOL_TEXT = '(not delivered: the token budget of this request is spent)';
 
 /** Records, delivers and routes replies. One per supervisor. */
 export class Router {
@@ -121,14 +119,15 @@ export class Router {
   }
 
   /** Routes an `ask_*` / plan task from a worker; `answer` posts the DeliveryResult back to it. */
-  delegate(asker: AgentSlot, msg: DelegateMessage, answer: (result: DeliveryResult) => void): void {
+  delegate(asker: AgentSlot, msg: DelegateMessage, post: (result: DeliveryResult) => void): void {
     const parent = asker.inFlight;
     const language = this.ctx.world().language;
+    const answer = (r: DeliveryResult): void => post(r.text === '' ? { ...r, text: lostReplyText(r.state, language) } : r);
     if (parent === null || parent.id !== msg.envelopeId || this.tree.isCut(parent.id)) {
       return answer({ text: '', state: 'interrupted' });
     }
     if (parent.pool !== null && !parent.pool.hasRemaining()) {
-      return answer({ text: EMPTY_POOL_TEXT, state: 'budget_exhausted' });
+      return answer({ text: '', state: 'budget_exhausted' });
     }
     const from: Endpoint = { kind: 'agent', id: asker.id };
     this.record(from, { kind: 'agent', id: msg.to }, msg.message, msg.hop);
@@ -174,7 +173,7 @@ export class Router {
     const stopped = r.stop.kind === 'interrupted' || r.stop.kind === 'budget_exhausted' || r.stop.kind === 'reserve_short';
     if (stopped) {
       // Not a reply: the engine already wrote its System notice; the asker learns the state.
-      this.replies.resolve(env.id, { text: r.outcome.kind === 'finish' ? r.outcome.text : '', state: r.replyState });
+      this.replies.resolve(env.id, { text: r.replyText, state: r.replyState });
       return;
     }
     const nextHop = env.hop + 1;
@@ -184,12 +183,12 @@ export class Router {
       const to: Endpoint = env.awaitingReply ? env.from : { kind: 'user' };
       this.record(me, to, r.outcome.text, nextHop, { tokens });
       this.ctx.diag.note('reply', { agent: slot.id, to: endpointField(to), hop: nextHop, chars: r.outcome.text.length });
-      this.replies.resolve(env.id, { text: r.outcome.text, state: r.replyState });
+      this.replies.resolve(env.id, { text: r.replyText, state: r.replyState });
       return;
     }
     const { targets, message } = r.outcome;
     this.ctx.diag.note('handoff', { agent: slot.id, to: targets.join(','), hop: nextHop });
-    if (env.awaitingReply) this.replies.resolve(env.id, { text: handedOffText(targets, world.language), state: 'handed_off' });
+    if (env.awaitingReply) this.replies.resolve(env.id, { text: r.replyText, state: 'handed_off' });
     const coRecipients = targets.length >= 2 ? { coRecipients: [...targets] } : {};
     const overLimit = nextHop >= world.maxHops;
     targets.forEach((target, i) => {

@@ -68,6 +68,8 @@ export class Supervisor {
   private externalBusy = false;
   private readonly restartTimers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** Plan id counter shared with every worker (Atomics.add), so ids are village-unique from 1. */
+  private readonly planIds = new SharedArrayBuffer(4);
 
   constructor(private readonly opts: SupervisorOptions) {
     this.world = opts.world;
@@ -158,6 +160,7 @@ export class Supervisor {
         history: restored.history,
         summary: restored.summary,
         lastCallMilli: 0,
+        planIds: this.planIds,
       },
       { onMessage: (msg) => this.onWorkerMessage(s, handle, msg), onExit: (exit) => this.onWorkerExit(s, handle, exit) },
       this.opts.resourceLimits,
@@ -373,6 +376,7 @@ export class Supervisor {
     };
     if (slot.inFlight !== null) {
       const env = slot.inFlight;
+      this.bus.emit({ type: 'agentTyping', agentId: slot.id, active: false });
       void this.cut(env.id);
       this.router.replies.resolve(env.id, { text: '', state: 'no_answer' });
       this.router.finish(slot, env);

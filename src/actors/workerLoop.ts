@@ -93,6 +93,7 @@ class AgentActor {
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
+  private readonly planIds: Int32Array;
 
   constructor(
     private readonly init: InitMessage,
@@ -101,6 +102,7 @@ class AgentActor {
     this.port = init.port;
     this.history = init.history.slice(-HISTORY_WINDOW);
     this.lastCallMilli = init.lastCallMilli;
+    this.planIds = new Int32Array(init.planIds);
     this.diag = { note: (kind, fields, level) => this.note(kind, fields, level) };
   }
 
@@ -169,29 +171,58 @@ class AgentActor {
     const seq = ++this.turnSeq;
     this.current = { envelopeId: msg.envelopeId, controller, seq };
     this.emit({ type: 'agentTyping', agentId, active: true });
+    let outcome: FromWorker;
     try {
       const result = await this.turn(msg, seq, controller.signal);
       this.pushHistory(result.exchange);
       this.lastCallMilli = result.lastCallMilli;
-      this.post({
-        kind: 'turnDone',
-        envelopeId: msg.envelopeId,
-        turnSeq: seq,
-        result,
-        backend: this.backend?.name ?? '-',
-      });
+      outcome = { kind: 'turnDone', envelopeId: msg.envelopeId, turnSeq: seq, result, backend: this.backend?.name ?? '-' };
     } catch (error) {
+      if (controller.signal.aborted && !isFuseforksError(error)) {
+        // An interrupt that surfaced as the abort reason of an in-flight call: still an interruption.
+        outcome = this.interruptedFallback(msg, seq);
+        this.current = null;
+        this.emit({ type: 'agentTyping', agentId, active: false });
+        this.post(outcome);
+        if (this.stopping) this.close();
+        return;
+      }
       // Coded errors (LLM failures, config) are outcomes of this turn; anything else is a bug → crash.
       if (!isFuseforksError(error) || error.code === 'BUG') throw error;
       const exchange: Exchange = { sent: msg.envelope.content, replied: `(failed: ${error.code})` };
       this.pushHistory(exchange);
-      this.post({ kind: 'turnFailed', envelopeId: msg.envelopeId, turnSeq: seq, error: toWire(error), exchange });
+      outcome = { kind: 'turnFailed', envelopeId: msg.envelopeId, turnSeq: seq, error: toWire(error), exchange };
     } finally {
       this.current = null;
       for (const finish of [...this.waits.values()]) finish({ text: '', state: 'interrupted' });
-      this.emit({ type: 'agentTyping', agentId, active: false });
-      if (this.stopping) this.close();
     }
+    // Typing ends before the outcome, so a GUI never shows "typing" next to the finished reply.
+    this.emit({ type: 'agentTyping', agentId, active: false });
+    this.post(outcome);
+    if (this.stopping) this.close();
+  }
+
+  /** The record of a turn whose call was aborted by an interrupt before the engine could settle it. */
+  private interruptedFallback(msg: DeliverMessage, seq: number): FromWorker {
+    const agentId = this.init.agent.id;
+    const replied = '(interrupted)';
+    this.pushHistory({ sent: msg.envelope.content, replied });
+    this.note('turn interrupted', { agent: agentId, seq, hop: msg.envelope.hop, rounds: 0, elapsed_ms: -1 });
+    this.emit({ type: 'turnInterrupted', agentId, turnSeq: seq });
+    const spend = { prompt: 0, cached: 0, cacheWrite: 0, completion: 0, reasoning: 0, effectiveMilli: 0 };
+    const result: TurnResult = {
+      outcome: { kind: 'finish', text: '' },
+      replyState: 'interrupted',
+      replyText: replied,
+      stop: { kind: 'interrupted' },
+      exchange: { sent: msg.envelope.content, replied },
+      rounds: 0,
+      waves: 0,
+      spend,
+      lastCallMilli: this.lastCallMilli,
+      elapsedMs: 0,
+    };
+    return { kind: 'turnDone', envelopeId: msg.envelopeId, turnSeq: seq, result, backend: this.backend?.name ?? '-' };
   }
 
   private turn(msg: DeliverMessage, seq: number, signal: AbortSignal): Promise<TurnResult> {
@@ -225,6 +256,7 @@ class AgentActor {
       budget: msg.budget === null ? null : this.env.budgetFromShared(msg.budget),
       signal,
       now: () => this.env.now(),
+      allocatePlanId: () => Atomics.add(this.planIds, 0, 1) + 1,
     };
     return this.env.runTurn(input, deps);
   }

@@ -1,0 +1,151 @@
+/**
+ * The worker loop over an in-thread MessageChannel pair (STYLE 13): the protocol without threads.
+ */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HISTORY_WINDOW, serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
+import { PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker } from '../../src/actors/protocol.js';
+import { FuseforksError } from '../../src/core/errors.js';
+import type { TurnDeps, TurnInput, TurnResult } from '../../src/core/turn/ports.js';
+import { agent, template } from './support/villageFixture.js';
+
+const ports: MessagePort[] = [];
+afterEach(() => {
+  for (const p of ports.splice(0)) p.close();
+});
+
+type Script = (input: TurnInput, deps: TurnDeps) => Promise<TurnResult>;
+
+function finish(input: TurnInput, text: string): TurnResult {
+  return {
+    outcome: { kind: 'finish', text }, replyState: 'answered', replyText: text, stop: { kind: 'completed' },
+    exchange: { sent: input.envelope.content, replied: text }, rounds: 1, waves: 0,
+    spend: { prompt: 1, cached: 0, cacheWrite: 0, completion: 1, reasoning: 0, effectiveMilli: 5000 },
+    lastCallMilli: 5000, elapsedMs: 1,
+  };
+}
+
+/** Boots the loop in this thread; returns the main side of the data port and a message inbox. */
+async function boot(script: Script, calls: TurnInput[] = []) {
+  const setup = new MessageChannel();
+  const data = new MessageChannel();
+  ports.push(setup.port1, setup.port2, data.port1, data.port2);
+  const env: WorkerEnv = {
+    runTurn: (input, deps) => {
+      calls.push(input);
+      return script(input, deps);
+    },
+    makeBackend: () => ({ backend: { name: 'echo', chat: () => Promise.reject(new Error('unused')) } }),
+    makeTools: () => ({ specs: () => [], has: () => false, execute: () => Promise.reject(new Error('unused')) }),
+    budgetFromShared: () => {
+      throw new Error('no budget in these tests');
+    },
+    now: () => 0,
+  };
+  serveAgent(setup.port2, env);
+  const ready = new Promise<unknown>((r) => setup.port1.once('message', r));
+  setup.port1.postMessage(
+    {
+      kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
+      maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
+      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2,
+    },
+    [data.port2],
+  );
+  const inbox: FromWorker[] = [];
+  const waiters: Array<() => void> = [];
+  data.port1.on('message', (m: FromWorker) => {
+    inbox.push(m);
+    for (const w of waiters.splice(0)) w();
+  });
+  const next = async <K extends FromWorker['kind']>(kind: K): Promise<Extract<FromWorker, { kind: K }>> => {
+    for (;;) {
+      const i = inbox.findIndex((m) => m.kind === kind);
+      if (i >= 0) return inbox.splice(i, 1)[0] as Extract<FromWorker, { kind: K }>;
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  const send = (m: ToWorker) => data.port1.postMessage(m);
+  return { ready: await ready, send, next, inbox };
+}
+
+function deliver(envelopeId: string, content: string, folded = false): DeliverMessage {
+  return {
+    kind: 'deliver', envelopeId, roster: [], material: { ordinance: '', construct: '', skill: '', memory: '' },
+    budget: null, folded,
+    envelope: { from: { kind: 'user' }, fromLabel: 'User', content, hop: 0, awaitingReply: false },
+  };
+}
+
+describe('worker loop protocol', () => {
+  it('answers init with ready and runs a turn between two typing events', async () => {
+    const w = await boot(async (input) => finish(input, 'ok'));
+    expect(w.ready).toEqual({ kind: 'ready', protocolVersion: PROTOCOL_VERSION });
+    w.send(deliver('e1', 'hi'));
+    const done = await w.next('turnDone');
+    expect(done).toMatchObject({ envelopeId: 'e1', turnSeq: 1, backend: 'echo', result: { outcome: { text: 'ok' } } });
+    const typing = w.inbox.filter((m) => m.kind === 'event').map((m) => (m.kind === 'event' ? m.event : null));
+    expect(typing).toEqual([
+      { type: 'agentTyping', agentId: 'A', active: true },
+      { type: 'agentTyping', agentId: 'A', active: false },
+    ]);
+  });
+
+  it('keeps the last 8 exchanges and carries lastCallMilli into the next turn', async () => {
+    const calls: TurnInput[] = [];
+    const w = await boot(async (input) => finish(input, `r${input.turnSeq}`), calls);
+    for (let i = 1; i <= 10; i++) {
+      w.send(deliver(`e${i}`, `m${i}`));
+      await w.next('turnDone');
+    }
+    const last = calls.at(-1) as TurnInput;
+    expect(last.history).toHaveLength(HISTORY_WINDOW);
+    expect(last.history[0]).toEqual({ sent: 'm2', replied: 'r2' });
+    expect(last.lastCallMilli).toBe(5000);
+    expect(last.turnSeq).toBe(10);
+  });
+
+  it('folds a cut envelope without calling the engine', async () => {
+    const calls: TurnInput[] = [];
+    const w = await boot(async (input) => finish(input, 'x'), calls);
+    w.send(deliver('e1', 'hi', true));
+    expect(await w.next('turnFolded')).toEqual({ kind: 'turnFolded', envelopeId: 'e1' });
+    expect((await w.next('diag')).notes[0]).toEqual({ kind: 'turn folded', fields: { agent: 'A', hop: 0, from: 'user' }, level: 'info' });
+    expect(calls).toEqual([]);
+  });
+
+  it('an interrupt naming the envelope aborts the turn signal and is acknowledged', async () => {
+    const w = await boot(
+      (input, deps) => new Promise((resolve) => deps.signal.addEventListener('abort', () => resolve(finish(input, 'cut')))),
+    );
+    w.send({ kind: 'interrupt', envelopeId: 'nobody' });
+    expect(await w.next('interruptAck')).toEqual({ kind: 'interruptAck', envelopeId: 'nobody', cut: false });
+    w.send(deliver('e1', 'hang'));
+    await w.next('event');
+    w.send({ kind: 'interrupt', envelopeId: 'e1' });
+    expect(await w.next('interruptAck')).toEqual({ kind: 'interruptAck', envelopeId: 'e1', cut: true });
+    expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'cut' });
+  });
+
+  it('routes deliverAndWait through a delegate request and its delegateResult', async () => {
+    const w = await boot(async (input, deps) => {
+      const r = await deps.ports.deliverAndWait({ to: 'B', message: 'q', hop: 1 }, deps.signal);
+      return finish(input, `${r.state}:${r.text}`);
+    });
+    w.send(deliver('e1', 'ask'));
+    const req = await w.next('delegate');
+    expect(req).toMatchObject({ envelopeId: 'e1', to: 'B', message: 'q', hop: 1, delegation: 'ask' });
+    w.send({ kind: 'delegateResult', requestId: req.requestId, result: { text: 'a', state: 'answered' } });
+    expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'answered:a' });
+  });
+
+  it('a coded error becomes turnFailed with its payload and a history note', async () => {
+    const w = await boot(async () => {
+      throw new FuseforksError('LLM_API', 'HTTP 400 from the provider');
+    });
+    w.send(deliver('e1', 'hi'));
+    const failed = await w.next('turnFailed');
+    expect(failed.error).toMatchObject({ code: 'LLM_API', retryable: false });
+    expect(failed.exchange).toEqual({ sent: 'hi', replied: '(failed: LLM_API)' });
+  });
+});

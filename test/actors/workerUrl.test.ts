@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { workerEntryFor } from '../../src/actors/workerUrl.js';
+
+describe('workerEntryFor', () => {
+  it.each([
+    ['file:///repo/src/actors/workerUrl.ts', '/repo/dist/actors/agentWorker.js'],
+    ['file:///repo/src/actors/supervisor.ts', '/repo/dist/actors/agentWorker.js'],
+    ['file:///repo/dist/actors/workerUrl.js', '/repo/dist/actors/agentWorker.js'],
+    ['file:///opt/app/node_modules/fuseforks/dist/actors/workerUrl.js', '/opt/app/node_modules/fuseforks/dist/actors/agentWorker.js'],
+  ])('%s → %s', (from, to) => {
+    expect(workerEntryFor(from).pathname).toBe(to);
+  });
+});
