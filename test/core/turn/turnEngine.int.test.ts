@@ -1,0 +1,94 @@
+/**
+ * The turn engine against the REAL OpenAI-compatible and Anthropic backends, talking HTTP to the shared
+ * loopback stub LLM on 127.0.0.1 (no mocks of the engine or the backends).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BudgetPool } from '../../../src/core/budget/budgetPool.js';
+import { createBackendStrict } from '../../../src/core/llm/factory.js';
+import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
+import type { Provider } from '../../../src/core/world/types.js';
+import { reply, startStubLlm, type StubLlm } from '../../support/stubLlm.js';
+import { agentSpec, modelTemplate, simpleToolBox, TurnHarness } from '../../support/turnHarness.js';
+
+let stub: StubLlm;
+beforeAll(async () => {
+  stub = await startStubLlm();
+});
+afterAll(async () => {
+  await stub.close();
+});
+beforeEach(() => stub.reset());
+
+function harness(provider: Provider, maxRetries = 1): { h: TurnHarness; retries: number[] } {
+  const retries: number[] = [];
+  const template = { ...modelTemplate(), baseUrl: stub.baseUrl, provider, maxRetries };
+  const backend = createBackendStrict(template, new MemorySecretStore({}), {
+    // No real backoff in tests: the retry itself is what is checked.
+    sleep: async () => {},
+    onRetry: (attempt) => retries.push(attempt),
+  });
+  const tools = simpleToolBox({
+    lookup: (args) => `result for ${String(args.q)}`,
+    same: () => 'always the same',
+  });
+  return { h: new TurnHarness([{ spec: agentSpec('a'), backend, tools, template }]), retries };
+}
+
+describe.each<[string, Provider]>([
+  ['openai-compat', 'open_ai_compat'],
+  ['anthropic', 'anthropic'],
+])('turn engine over %s', (_label, provider) => {
+  it('runs a multi-round tool loop', async () => {
+    const { h } = harness(provider);
+    stub.enqueueAll([
+      reply.tool('lookup', { q: 1 }, { usage: { prompt: 100, completion: 10 } }),
+      reply.tool('lookup', { q: 2 }, { usage: { prompt: 130, completion: 10 } }),
+      reply.text('the answer', { usage: { prompt: 160, completion: 5 } }),
+    ]);
+    const r = await h.send('a', 'find it');
+    expect(r.outcome).toEqual({ kind: 'finish', text: 'the answer' });
+    expect(r.rounds).toBe(3);
+    expect(r.spend).toMatchObject({ prompt: 390, completion: 25 });
+    expect(stub.count).toBe(3);
+    expect(JSON.stringify(stub.requests[2]!.body)).toContain('result for 2');
+    expect(stub.requests[0]!.lastUserText).toBe('【Sender: User】\nfind it');
+  });
+
+  it('cuts a repeated call and makes a summary call', async () => {
+    const { h } = harness(provider);
+    stub.enqueueAll([reply.tool('same', { q: 1 }), reply.tool('same', { q: 1 }), reply.tool('same', { q: 1 }), reply.text('summary')]);
+    const r = await h.send('a', 'loop');
+    expect(r.stop).toEqual({ kind: 'repeat', tool: 'same' });
+    expect(r.outcome).toEqual({ kind: 'finish', text: 'summary' });
+    expect(stub.count).toBe(4);
+    const toolChoice = stub.requests[3]!.body!.tool_choice;
+    expect(JSON.stringify(toolChoice)).toContain('none');
+  });
+
+  it('stops on the budget before a call that does not fit', async () => {
+    const { h } = harness(provider);
+    stub.respond(() => reply.tool('lookup', { q: Date.now() }, { usage: { prompt: 800, completion: 0 } }));
+    const pool = BudgetPool.forTokens(1_500);
+    const r = await h.send('a', 'spend', { budget: pool });
+    expect(r.stop).toEqual({ kind: 'reserve_short' });
+    expect(stub.count).toBe(1);
+    expect(pool.remainingMilli()).toBe(700_000);
+  });
+
+  it('a 401 propagates as a non-retryable error without retrying', async () => {
+    const { h, retries } = harness(provider, 3);
+    stub.enqueue(reply.error(401));
+    await expect(h.send('a', 'x')).rejects.toMatchObject({ code: 'LLM_API', retryable: false });
+    expect(stub.count).toBe(1);
+    expect(retries).toEqual([]);
+  });
+
+  it('a 503 is retried and the turn completes', async () => {
+    const { h, retries } = harness(provider, 3);
+    stub.enqueueAll([reply.error(503), reply.text('recovered', { usage: { prompt: 10, completion: 2 } })]);
+    const r = await h.send('a', 'x');
+    expect(r.outcome).toEqual({ kind: 'finish', text: 'recovered' });
+    expect(stub.count).toBe(2);
+    expect(retries).toHaveLength(1);
+  });
+});
