@@ -8,6 +8,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FuseforksError } from '../errors.js';
 
+/** Options of `writeFileAtomic`. */
 export interface AtomicWriteOptions {
   /** File mode of a newly created file (e.g. 0o600 for the door token); default 0o666 minus umask. */
   mode?: number;

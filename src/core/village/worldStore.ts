@@ -31,11 +31,13 @@ export interface WorldDocument {
   readOnly: FuseforksError | null;
 }
 
+/** Outcome of reading world.json: missing (→ VILLAGE_MISSING in the CLI), loaded, or unreadable (read-only default). */
 export type WorldLoad =
   | { kind: 'missing'; path: string }
   | { kind: 'loaded'; doc: WorldDocument }
   | { kind: 'unreadable'; doc: WorldDocument; error: FuseforksError };
 
+/** Inputs of a load besides the paths. */
 export interface WorldLoadOptions {
   /** Machine locale, used only when the village language is undetermined (`ja…` → ja, else en). */
   locale: string;

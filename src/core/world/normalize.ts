@@ -11,6 +11,7 @@ import { FRESH_TOKEN_BUDGET } from './worldDefaults.js';
 /** Longest user / external name, in Unicode code points. */
 export const MAX_USER_NAME_CODE_POINTS = 32;
 
+/** Inputs of `normalizeWorld` besides the parsed world. */
 export interface NormalizeOptions {
   /** BCP 47-ish locale of the machine (e.g. `ja-JP`, `en_US.UTF-8`); used only when language is undetermined. */
   locale: string;
@@ -20,6 +21,7 @@ export interface NormalizeOptions {
   raw?: unknown;
 }
 
+/** The normalized world and what normalization did. */
 export interface NormalizeResult {
   world: World;
   notes: string[];

@@ -11,6 +11,7 @@ import { worldFileSchema, type ParsedWorld } from './schema.js';
 /** A JSON object as read from disk (unknown keys included). */
 export type RawObject = Record<string, unknown>;
 
+/** Parsed world + raw object, or the CONFIG_PARSE error. */
 export type ParseWorldResult =
   | { ok: true; parsed: ParsedWorld; raw: RawObject }
   | { ok: false; error: FuseforksError };

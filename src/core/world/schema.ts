@@ -30,6 +30,7 @@ function lenientEnum<const T extends readonly string[]>(values: T) {
 const uint = z.number().int().nonnegative();
 const stringList = z.array(z.string());
 
+/** One `agents[]` entry: the original's 13 keys plus groupId / hidden / planReview. */
 export const agentSpecSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -57,6 +58,7 @@ const credentialSchema = z
 
 const optionalPrice = z.number().nonnegative().nullable().default(null);
 
+/** One `modelTemplates[]` entry (reference core.md §1.4); seconds for timeouts, USD per 1M tokens for prices. */
 export const modelTemplateSchema = z
   .object({
     id: z.string(),
@@ -91,6 +93,7 @@ export const modelTemplateSchema = z
     return { ...rest, provider: null, unsupportedProvider: provider };
   });
 
+/** One `roles[]` entry; `defaults` are copied into an agent only when it is created. */
 export const roleSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -106,6 +109,7 @@ export const roleSchema = z.object({
     .prefault({}),
 });
 
+/** One `groups[]` entry (added by this product; display and batch start only). */
 export const groupSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -113,6 +117,7 @@ export const groupSchema = z.object({
   order: uint.default(0),
 });
 
+/** A node position on the topology canvas, in canvas pixels. */
 export const positionSchema = z.object({ x: z.number(), y: z.number() });
 
 /** world.json as parsed, before normalization (language may still be undetermined = null). */
@@ -138,6 +143,7 @@ export type ParsedWorld = z.output<typeof worldFileSchema>;
 // Compile-time proof that the schema outputs fit the plain types workers use (SPEC §3.1, types.ts).
 type Assignable<A, B> = [A] extends [B] ? true : false;
 type Expect<T extends true> = T;
+/** Compile-time only: fails to type-check when a schema output stops fitting its plain type. */
 export type SchemaFitsTypes = [
   Expect<Assignable<z.output<typeof agentSpecSchema>, AgentSpec>>,
   Expect<Assignable<z.output<typeof modelTemplateSchema>, ModelTemplate>>,

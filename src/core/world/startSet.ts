@@ -23,6 +23,7 @@ export interface StartSetError {
   fix: string;
 }
 
+/** The resolved ids in start order, or the argument error. */
 export type StartSetResult = { ok: true; ids: string[] } | { ok: false; error: StartSetError };
 
 /** Resolves `--start` for `mode`; `spec` is the flag value as typed. */
