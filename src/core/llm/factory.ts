@@ -10,6 +10,7 @@ import { EchoBackend } from './echo.js';
 import type { HttpBackendConfig } from './httpClient.js';
 import { configError, LlmError } from './llmError.js';
 import { OpenAiCompatBackend } from './openAiCompat.js';
+import { envNameForKey as envNameHint } from '../secrets/secretNames.js';
 
 /** `strict` throws configuration errors; `echoOnFailure` substitutes a labelled echo backend. */
 export type FactoryMode = 'strict' | 'echoOnFailure';
@@ -37,14 +38,14 @@ export function resolveApiKey(template: Pick<ModelTemplate, 'id' | 'name' | 'cre
     case 'unset':
       throw configError(
         `model template "${template.id}" has no credential configured (credential: unset)`,
-        `store an API key with \`fuseforks-cli secrets set ${template.id}\`, or set "credential": "not_required" for a local server`,
+        `store an API key for it (GUI: model templates → API key; headless: --secrets env with ${envNameHint(template.id)}), or set "credential": "not_required" for a local server`,
       );
     case 'keyring': {
       const key = secrets.get(template.id);
       if (key === null || key.trim() === '') {
         throw configError(
           `the API key for template ${template.id} is not set (looked in the ${secrets.kind} secret store)`,
-          `store it with \`fuseforks-cli secrets set ${template.id}\``,
+          `store the key of template ${template.id} in the keyring (GUI: model templates → API key), or run with --secrets env and set ${envNameHint(template.id)}`,
         );
       }
       return key.trim();
@@ -54,6 +55,14 @@ export function resolveApiKey(template: Pick<ModelTemplate, 'id' | 'name' | 'cre
 
 /** Builds the backend for a template without degradation; throws LLM_CONFIG on a bad configuration. */
 export function createBackendStrict(template: ModelTemplate, secrets: SecretStore, tuning: BackendTuning = {}): LlmBackend {
+  // A provider this build does not speak (e.g. the original's `gemini`) must never fall back to auto-detection:
+  // sending its traffic to an OpenAI-compatible endpoint would fail late and confusingly.
+  if (template.unsupportedProvider !== undefined) {
+    throw configError(
+      `model template "${template.id}" uses provider "${template.unsupportedProvider}", which this build does not support`,
+      'set "provider" to open_ai_compat, anthropic or echo in world.json (or pick another template for the agent)',
+    );
+  }
   const provider = effectiveProvider(template);
   if (provider === 'echo') return new EchoBackend();
   if (template.baseUrl.trim() === '') {

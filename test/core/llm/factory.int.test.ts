@@ -30,6 +30,14 @@ describe('backend factory', () => {
     expect(stub.count).toBe(0);
   });
 
+  it('strict: a provider this build does not speak is refused with LLM_CONFIG, never auto-detected as compat', () => {
+    const t = { ...template(stub.baseUrl, { credential: 'not_required', id: 'gem' }), unsupportedProvider: 'gemini' };
+    expect(() => createBackend(t, new MemorySecretStore(), 'echoOnFailure')).not.toThrow();
+    expect(createBackend(t, new MemorySecretStore(), 'echoOnFailure').degradedReason).toContain('"gemini"');
+    expect(() => createBackend(t, new MemorySecretStore(), 'strict')).toThrow(expect.objectContaining({ code: 'LLM_CONFIG' }));
+    expect(stub.count).toBe(0);
+  });
+
   it('strict: credential unset throws LLM_CONFIG', () => {
     expect(() => createBackend(template(stub.baseUrl, { credential: 'unset' }), new MemorySecretStore())).toThrow(
       expect.objectContaining({ code: 'LLM_CONFIG' }),
