@@ -11,6 +11,7 @@ import { FuseforksError } from '../errors.js';
 import { tryExclusiveLock } from '../exclusiveLock.js';
 import type { DiagSink } from '../diag.js';
 import { SessionStore } from './sessionStore.js';
+import { checkLmdbFile } from './lmdbHeader.js';
 
 /** File names inside the workspace. lmdb adds `sessions.mdb-lock` beside the data file. */
 export const SESSION_STORE_FILE = 'sessions.mdb';
@@ -61,6 +62,11 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
     return degrade(attempt.failure === 'no_locks' ? 'no_os_locks' : 'lock_file_io', attempt.errno);
   }
   try {
+    const verdict = checkLmdbFile(dataPath);
+    if (verdict === 'not_lmdb' || verdict === 'truncated') {
+      attempt.lock.release();
+      return degrade(verdict === 'truncated' ? 'truncated_file' : 'not_a_session_store', 'EINVAL');
+    }
     // overlappingSync:false: a writer killed mid-commit must not leave MDB_PANIC behind (deps-probe §2).
     const env = open({ path: dataPath, overlappingSync: false, maxDbs: 4 });
     try {
