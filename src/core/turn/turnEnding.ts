@@ -172,3 +172,33 @@ export async function summaryCall(run: TurnRun, messages: ChatMessage[], tools: 
     return '';
   }
 }
+
+/** 64-bit FNV-1a of a string as 16 hex digits: a cheap fingerprint to spot a moving system prefix in logs. */
+export function digest16(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** The `cache:` line of one round: what the provider reused, and the shape of what was sent. */
+export function noteCacheLine(run: TurnRun, round: number, messages: ChatMessage[], stableLen: number, usage: { prompt: number; cacheRead: number; cacheWrite: number }): void {
+  const systems = messages.filter((m) => m.role === 'system');
+  const systemText = systems.map((m) => m.content).join('\n\n');
+  const historyMsgs = Math.min(run.input.history.length, 8) * 2;
+  run.deps.ports.diag.note('cache', {
+    agent: run.input.agent.id,
+    model: run.input.template.model,
+    round,
+    prompt: usage.prompt,
+    cached: usage.cacheRead,
+    system_chars: systemText.length,
+    stable_chars: stableLen,
+    system_blocks: systems.length,
+    history_msgs: `${historyMsgs}/16`,
+    system_digest: digest16(systemText),
+    cache_write: usage.cacheWrite,
+  });
+}

@@ -17,6 +17,7 @@ import {
   chatRequest,
   finishBudget,
   finishInterrupted,
+  noteCacheLine,
   noteTurnLine,
   summaryCall,
   type TurnRun,
@@ -128,6 +129,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
       throw error;
     }
     run.rounds += 1;
+    noteCacheLine(run, run.rounds, messages, prompt.stableLen, response.usage);
     const milli = absorbCall(run, request, response.usage, receivedText(response));
     reservation?.commit(milli);
 

@@ -28,6 +28,11 @@ describe('runTurn: the tool loop', () => {
     expect(h.eventsOf('toolInvoked').map((e) => e.tool)).toEqual(['lookup', 'lookup']);
     const turnNote = h.diag.notes.find((n) => n.kind === 'turn')!;
     expect(turnNote.fields).toMatchObject({ agent: 'a', hop: 0, rounds: '3/12', waves: 0, stop: '-', prompt: 370, total: 410 });
+    expect(h.noteKinds()).toEqual(['turn start', 'cache', 'cache', 'cache', 'turn']);
+    const cache = h.diag.notes.filter((n) => n.kind === 'cache').map((n) => n.fields);
+    expect(cache.map((c) => c.round)).toEqual([1, 2, 3]);
+    expect(new Set(cache.map((c) => c.system_digest)).size).toBe(1);
+    expect(cache[0]).toMatchObject({ prompt: 100, system_blocks: 1, history_msgs: '0/16' });
   });
 
   it('folds the envelope into exactly what history stores, and keeps 8 exchanges', async () => {
