@@ -94,6 +94,11 @@ export class Supervisor {
     this.world = world;
   }
 
+  /** The current world snapshot (host and GUI read it; never mutate it). */
+  currentWorld(): World {
+    return this.world;
+  }
+
   /** The message log ring (oldest first). */
   messages(last?: number): ReturnType<Router['log']['list']> {
     return this.router.log.list(last);
@@ -210,6 +215,23 @@ export class Supervisor {
     this.router.deliver(
       this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() }),
     );
+  }
+
+  /**
+   * A System message delivered as a new causal root (schedule firings: own budget pool, hop 0, nobody waits).
+   * Recorded first; NOT_RUNNING / MAILBOX_FULL as any delivery.
+   */
+  sendSystemMessage(to: string, text: string): void {
+    const from: Endpoint = { kind: 'system' };
+    this.router.record(from, { kind: 'agent', id: to }, text, 0);
+    this.router.deliver(
+      this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() }),
+    );
+  }
+
+  /** A System→User notice line (recorded, never delivered), e.g. a schedule skipped for a stopped target. */
+  notice(text: string): void {
+    this.router.notice(text);
   }
 
   /** One external ask to the reception at a time (EXTERNAL_BUSY at once for a second), bounded by askTimeoutSecs. */
