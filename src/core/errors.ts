@@ -43,6 +43,9 @@ export const ERROR_CODES = [
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
   'COMPUTE_FAILED',
+  // gui api (loopback HTTP): a request body that does not fit its command; a request without the launch token
+  'INVALID_REQUEST',
+  'GUI_UNAUTHORIZED',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

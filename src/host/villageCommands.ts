@@ -1,0 +1,331 @@
+/**
+ * The village mutations a design screen needs (GUI), over the host's parts. Every command validates (pure edits
+ * in `commands/`), writes world.json through the world store (unknown keys survive), re-reads the file, hands the
+ * re-read world to the supervisor, emits `topologyChanged`, and returns the re-read state — so a caller never
+ * patches its view with an assumed value (reference gui.md §1.3). Commands run one at a time.
+ *
+ * API keys are write-only here: a key goes into the secret store and only `hasKey` ever comes back.
+ */
+import { rm } from 'node:fs/promises';
+import type { AgentStatus, CoreEvent } from '../core/events.js';
+import { FuseforksError } from '../core/errors.js';
+import type { NewSchedule, SchedulePatch, ScheduleStore } from '../core/schedules/scheduleStore.js';
+import type { ScheduledTask } from '../core/schedules/types.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
+import type { SessionMeta } from '../core/sessions/sessionMeta.js';
+import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { VillagePaths } from '../core/village/paths.js';
+import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
+import type { World } from '../core/world/types.js';
+import * as agents from './commands/agentEdits.js';
+import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
+import * as village from './commands/villageEdits.js';
+
+/** The parts of a host the commands act on (a `Host` supplies them; tests pass real ones on temp villages). */
+export interface VillagePorts {
+  paths: VillagePaths;
+  /** The supervisor's world seam and lifecycle (stop before delete). */
+  supervisor: {
+    setWorld(world: World): void;
+    stopAgent(id: string): Promise<void>;
+    statuses(): Array<{ agentId: string; status: AgentStatus }>;
+  };
+  schedules: ScheduleStore;
+  secrets: SecretStore;
+  emit(event: CoreEvent): void;
+  /** Conversations; null when the village runs without a session store. */
+  sessions: {
+    store: SessionStore | null;
+    currentId(): string | null;
+    newSession(): Promise<string | null>;
+  } | null;
+  now?: () => number;
+}
+
+/** Everything a design screen shows, read back after every command. Never contains a secret. */
+export interface VillageState {
+  world: World;
+  statuses: Array<{ agentId: string; status: AgentStatus }>;
+  /** Template id → whether an API key is stored (the key itself never leaves the store). */
+  hasKey: Record<string, boolean>;
+  schedules: ScheduledTask[];
+  /** Set when schedules.json could not be read: schedule edits are refused until it is fixed. */
+  schedulesBlocked: string | null;
+  /** Set when world.json could not be parsed: every edit is refused until it is fixed. */
+  worldReadOnly: string | null;
+  sessions: { current: string | null; list: SessionMeta[] };
+}
+
+/** The command surface; create with `VillageCommands.open`. */
+export class VillageCommands {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly ports: VillagePorts,
+    private doc: WorldDocument,
+  ) {}
+
+  /** Reads world.json (the host already bootstrapped it) and hands the world to the supervisor. */
+  static async open(ports: VillagePorts): Promise<VillageCommands> {
+    const doc = await readDoc(ports.paths);
+    ports.supervisor.setWorld(doc.world);
+    return new VillageCommands(ports, doc);
+  }
+
+  /** The current state (no write). */
+  state(): VillageState {
+    const { world } = this.doc;
+    const hasKey: Record<string, boolean> = {};
+    for (const t of world.modelTemplates) hasKey[t.id] = safeHas(this.ports.secrets, t.id);
+    const blocked = this.ports.schedules.blocked;
+    const s = this.ports.sessions;
+    return {
+      world,
+      statuses: this.ports.supervisor.statuses(),
+      hasKey,
+      schedules: this.ports.schedules.list(),
+      schedulesBlocked: blocked === null ? null : `${blocked.file}:${blocked.line}:${blocked.column} ${blocked.reason}`,
+      worldReadOnly: this.doc.readOnly?.message ?? null,
+      sessions: { current: s?.currentId() ?? null, list: s?.store?.list() ?? [] },
+    };
+  }
+
+  // ---- agents and ties -------------------------------------------------------------------------------------
+
+  /** Adds a servant; answers the state and the new id. */
+  async createAgent(input: agents.NewAgentInput): Promise<{ state: VillageState; id: string }> {
+    let id = '';
+    const state = await this.edit((w) => {
+      const made = agents.createAgent(w, input);
+      id = made.id;
+      return made.world;
+    });
+    return { state, id };
+  }
+
+  /** Replaces one servant's spec (name, template, work folder, tools, ties, group, flags). */
+  updateAgent(id: string, spec: unknown): Promise<VillageState> {
+    return this.edit((w) => agents.updateAgent(w, id, spec));
+  }
+
+  /** Stops the servant if it runs, removes it (and inbound ties), its folder agents/{id} and its schedules. */
+  deleteAgent(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      agents.requireAgent(this.doc.world, id);
+      const status = this.ports.supervisor.statuses().find((s) => s.agentId === id)?.status;
+      if (status === 'running' || status === 'starting') await this.ports.supervisor.stopAgent(id);
+      await this.save(agents.removeAgent(this.doc.world, id));
+      await rm(this.ports.paths.agent(id).dir, { recursive: true, force: true });
+      await this.ports.schedules.removeForAgent(id);
+      return this.state();
+    });
+  }
+
+  /** Sets the list order (`order` = index). */
+  reorderAgents(ids: readonly string[]): Promise<VillageState> {
+    return this.edit((w) => agents.reorderAgents(w, ids));
+  }
+
+  /** Replaces one servant's outgoing ties. */
+  setTies(id: string, targets: readonly string[]): Promise<VillageState> {
+    return this.edit((w) => agents.setTies(w, id, targets));
+  }
+
+  /** Stores a Kizuna node position (canvas pixels). */
+  setPosition(id: string, x: number, y: number): Promise<VillageState> {
+    return this.edit((w) => agents.setPosition(w, id, { x, y }));
+  }
+
+  // ---- village ---------------------------------------------------------------------------------------------
+
+  /** Chooses or clears the reception. */
+  setReception(agentId: string | null): Promise<VillageState> {
+    return this.edit((w) => village.setReception(w, agentId));
+  }
+
+  /** Sets or clears the name external clients are shown as. */
+  setExternalName(name: string | null): Promise<VillageState> {
+    return this.edit((w) => village.setExternalName(w, name));
+  }
+
+  /** Adds or renames a group. */
+  upsertGroup(input: village.GroupInput): Promise<VillageState> {
+    return this.edit((w) => village.upsertGroup(w, input).world);
+  }
+
+  /** Removes a group (its servants become ungrouped). */
+  removeGroup(id: string): Promise<VillageState> {
+    return this.edit((w) => village.removeGroup(w, id));
+  }
+
+  // ---- model templates and keys ----------------------------------------------------------------------------
+
+  /** Adds or replaces a model template. */
+  upsertTemplate(template: unknown): Promise<VillageState> {
+    return this.edit((w) => village.upsertTemplate(w, template, (id) => safeHas(this.ports.secrets, id)));
+  }
+
+  /** Removes a template (refused while used) and deletes its stored key. */
+  removeTemplate(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.save(village.removeTemplate(this.doc.world, id));
+      if (safeHas(this.ports.secrets, id)) this.ports.secrets.delete(id);
+      return this.state();
+    });
+  }
+
+  /** Stores a template's API key (trimmed; never returned) and marks the template `keyring`. */
+  setApiKey(templateId: string, key: string): Promise<VillageState> {
+    return this.serial(async () => {
+      const next = village.setCredential(this.doc.world, templateId, 'keyring');
+      if (typeof key !== 'string' || key.trim() === '') {
+        throw new FuseforksError('INVALID_REQUEST', 'The API key is empty.', { fix: 'Paste the key, then press Register.', details: { field: 'key' } });
+      }
+      this.ports.secrets.set(templateId, key.trim());
+      await this.save(next);
+      return this.state();
+    });
+  }
+
+  /** Deletes a template's stored key and marks it `unset`. */
+  clearApiKey(templateId: string): Promise<VillageState> {
+    return this.serial(async () => {
+      const next = village.setCredential(this.doc.world, templateId, 'unset');
+      if (safeHas(this.ports.secrets, templateId)) this.ports.secrets.delete(templateId);
+      await this.save(next);
+      return this.state();
+    });
+  }
+
+  // ---- schedules -------------------------------------------------------------------------------------------
+
+  /** Adds a schedule for an existing servant. */
+  addSchedule(input: NewSchedule): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.ports.schedules.add(input, { nowMs: (this.ports.now ?? Date.now)(), agentExists: (id) => this.hasAgent(id) });
+      return this.state();
+    });
+  }
+
+  /** Changes chosen fields of a schedule. */
+  updateSchedule(id: string, patch: SchedulePatch): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.ports.schedules.update(id, patch, { agentExists: (a) => this.hasAgent(a) });
+      return this.state();
+    });
+  }
+
+  /** Pauses (false) or resumes (true) a schedule. */
+  setScheduleEnabled(id: string, enabled: boolean): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.ports.schedules.setEnabled(id, enabled);
+      return this.state();
+    });
+  }
+
+  /** Deletes a schedule. */
+  removeSchedule(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.ports.schedules.remove(id);
+      return this.state();
+    });
+  }
+
+  // ---- shared MCP and conversations ------------------------------------------------------------------------
+
+  /** The shared mcp.json text ("" when absent). */
+  readSharedMcp(): Promise<{ text: string }> {
+    return readSharedMcp(this.ports.paths);
+  }
+
+  /** Writes the shared mcp.json after checking it is a JSON object with an object `mcpServers`. */
+  writeSharedMcp(text: string): Promise<{ text: string }> {
+    return this.serial(() => writeSharedMcp(this.ports.paths, text));
+  }
+
+  /** Starts a new, empty conversation. */
+  newSession(): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.requireSessions().newSession();
+      return this.state();
+    });
+  }
+
+  /** Copies a conversation up to `atSeq` (inclusive) into a new one; the current conversation stays current. */
+  forkSession(id: string, atSeq: number): Promise<{ state: VillageState; id: string }> {
+    return this.serial(async () => {
+      const store = this.requireStore();
+      const meta = await store.fork(id, atSeq);
+      return { state: this.state(), id: meta.id };
+    });
+  }
+
+  /** Writes exports/{id}.jsonl; answers its path and record count. */
+  exportSession(id: string): Promise<{ path: string; records: number }> {
+    return this.serial(async () => {
+      const out = this.requireStore().exportJsonl(id);
+      return { path: out.path, records: out.records };
+    });
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  private hasAgent(id: string): boolean {
+    return this.doc.world.agents.some((a) => a.id === id);
+  }
+
+  private requireSessions(): NonNullable<VillagePorts['sessions']> {
+    const s = this.ports.sessions;
+    if (s === null || s.store === null) {
+      throw new FuseforksError('SESSION_STORE_FAILED', 'This village runs without a session store, so conversations are not kept.', {
+        fix: 'See fuseforks.log for why the session store did not open, fix it, then reopen the village.',
+      });
+    }
+    return s;
+  }
+
+  private requireStore(): SessionStore {
+    return this.requireSessions().store as SessionStore;
+  }
+
+  /** One world edit: validate → save → re-read → supervisor → topologyChanged → state. */
+  private edit(change: (world: World) => World): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.save(change(this.doc.world));
+      return this.state();
+    });
+  }
+
+  private async save(world: World): Promise<void> {
+    await saveWorld(this.doc, world);
+    this.doc = await readDoc(this.ports.paths);
+    this.ports.supervisor.setWorld(this.doc.world);
+    this.ports.emit({ type: 'topologyChanged' });
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function readDoc(paths: VillagePaths): Promise<WorldDocument> {
+  const load = await loadWorld(paths, { locale: systemLocale() });
+  if (load.kind === 'missing') {
+    throw new FuseforksError('VILLAGE_MISSING', `${paths.world} disappeared while the village was open.`, {
+      fix: 'Restore world.json (or reopen the village to create a fresh one).',
+      details: { file: paths.world },
+    });
+  }
+  return load.doc;
+}
+
+/** `has` that reads a refusing keyring as "no key" (the store's error is not a reason to fail a read). */
+function safeHas(secrets: SecretStore, id: string): boolean {
+  try {
+    return secrets.has(id);
+  } catch {
+    return false;
+  }
+}
