@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { Language } from '../world/types.js';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { noWorkDirText, resolveInWorkDir, shownPath } from './confinement.js';
-import { readTextFile } from './textFile.js';
+import { readTextFileSync } from './textFile.js';
 import { capOutput, clip, missingArg, optBool, optString, pick, refuse } from './toolText.js';
 import { MAX_WALK_FILES, walk, type WalkEntry } from './walker.js';
 
@@ -17,8 +17,8 @@ export const MAX_GREP_LINES = 100;
 export const MAX_LINE_CHARS = 240;
 /** Longest accepted pattern, in chars (a guard against pathological regexes pasted by a model). */
 export const MAX_PATTERN_CHARS = 1_000;
-/** Files read at the same time; enough to overlap disk waits without flooding the worker. */
-const READ_CONCURRENCY = 32;
+/** Files read between two event-loop yields (keeps each blocking stretch to a few ms on small files). */
+const READ_BATCH = 128;
 
 /** One line to show: `match` lines use `:`, context lines `-`. */
 export interface GrepLine {
@@ -27,8 +27,25 @@ export interface GrepLine {
   match: boolean;
 }
 
+/**
+ * A whole-text regex that matches whenever some line would (a superset), so files without a hit skip the
+ * line split. Sound because with the `m` flag `^`/`$` match at line breaks, `.` never crosses one and
+ * `\b` sees the same non-word char; lookarounds could see across a line, so they get no prefilter (null).
+ * Only used on text without `\r` (a per-line `$` matches before a stripped `\r`, the whole text does not).
+ */
+export function wholeTextPrefilter(regex: RegExp): RegExp | null {
+  if (/\(\?(?:=|!|<=|<!)/.test(regex.source)) return null;
+  return new RegExp(regex.source, `${regex.flags.replace('m', '')}m`);
+}
+
 /** Lines of `text` that match `regex`, with up to `context` lines around each (overlaps merged). */
-export function searchText(text: string, regex: RegExp, context: number): { count: number; lines: GrepLine[] } {
+export function searchText(
+  text: string,
+  regex: RegExp,
+  context: number,
+  prefilter: RegExp | null = null,
+): { count: number; lines: GrepLine[] } {
+  if (prefilter !== null && !text.includes('\r') && !prefilter.test(text)) return { count: 0, lines: [] };
   const all = text.split('\n');
   if (all.length > 0 && all[all.length - 1] === '') all.pop();
   const hits: number[] = [];
@@ -63,17 +80,17 @@ export function compilePattern(pattern: string, caseInsensitive: boolean, langua
   }
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let index = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (index < items.length) {
-      const mine = index;
-      index += 1;
-      out[mine] = await fn(items[mine] as T);
-    }
-  });
-  await Promise.all(workers);
+/**
+ * Maps `fn` over `items` synchronously in batches of `batch`, yielding to the event loop between batches
+ * so an abort can land; stops early (null for the rest) once `signal` is aborted.
+ */
+async function mapInBatches<T, R>(items: readonly T[], batch: number, signal: AbortSignal, fn: (item: T) => R): Promise<Array<R | null>> {
+  const out: Array<R | null> = [];
+  for (let start = 0; start < items.length; start += batch) {
+    if (signal.aborted) break;
+    for (const item of items.slice(start, start + batch)) out.push(fn(item));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return out;
 }
 
@@ -138,15 +155,15 @@ export const grepTool: AgentTool = {
     }
     if (include instanceof RegExp) files = files.filter((f) => include.test(f.rel.slice(f.rel.lastIndexOf('/') + 1)));
 
+    const prefilter = wholeTextPrefilter(regex);
     let skipped = 0;
-    const results = await mapLimited(files, READ_CONCURRENCY, async (file) => {
-      if (ctx.signal.aborted) return null;
-      const read = await readTextFile(file.abs);
+    const results = await mapInBatches(files, READ_BATCH, ctx.signal, (file) => {
+      const read = readTextFileSync(file.abs);
       if (!read.ok) {
         skipped += 1;
         return null;
       }
-      const found = searchText(read.text, regex, countOnly ? 0 : context);
+      const found = searchText(read.text, regex, countOnly ? 0 : context, prefilter);
       return found.count === 0 ? null : { rel: file.rel, ...found };
     });
     if (ctx.signal.aborted) aborted = true;

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffTool } from '../../../src/core/tools/diff.js';
 import { fdTool } from '../../../src/core/tools/fd.js';
-import { grepTool, searchText } from '../../../src/core/tools/grep.js';
+import { grepTool, searchText, wholeTextPrefilter } from '../../../src/core/tools/grep.js';
 import { walk } from '../../../src/core/tools/walker.js';
 import { bodyOf, makeSandbox, okOf, toolCtx, type Sandbox } from './fixtures.js';
 
@@ -41,6 +41,25 @@ describe('searchText', () => {
     const { count, lines } = searchText(text, /hit/, context);
     expect(count).toBe(2);
     expect(lines.map((l) => `${l.line}${l.match ? ':' : '-'}${l.text}`)).toEqual(expected);
+  });
+});
+
+describe('wholeTextPrefilter', () => {
+  const texts = ['foo\nbar baz\n', 'x foo\n', 'abc', 'foo bar\nqux foo\n', 'one\n\ntwo\n'];
+  const patterns = ['^bar', 'foo$', 'o\\b', 'foo\\s*$', '^$', 'a.c', 'bar[^z]*baz', '\\bqux', 'FOO'];
+  for (const pattern of patterns) {
+    it(`never hides a line match: ${pattern}`, () => {
+      for (const flags of ['', 'i']) {
+        const regex = new RegExp(pattern, flags);
+        const prefilter = wholeTextPrefilter(regex);
+        for (const text of texts) expect(searchText(text, regex, 0, prefilter)).toEqual(searchText(text, regex, 0));
+      }
+    });
+  }
+  it('gives lookarounds no prefilter', () => {
+    expect(wholeTextPrefilter(/foo(?!\n)/)).toBeNull();
+    expect(wholeTextPrefilter(/(?<=a)b/)).toBeNull();
+    expect(wholeTextPrefilter(/ab/i)?.flags).toBe('im');
   });
 });
 
