@@ -124,6 +124,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
       } else {
         reservation?.refund();
       }
+      // The signal also aborts the in-flight HTTP call: a failure caused by the cancel is an interruption.
+      if (deps.signal.aborted) return finishInterrupted(run);
       const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'BUG';
       noteTurnLine(run, { kind: 'failed', code });
       throw error;

@@ -178,6 +178,21 @@ describe('runTurn: interrupts', () => {
     expect(h.histories.get('a')![0]!.replied).toBe('(This turn was interrupted.)');
   });
 
+  it('a call aborted by the interrupt ends as interrupted, not failed', async () => {
+    const controller = new AbortController();
+    const pool = BudgetPool.forTokens(5_000);
+    const backend = new ScriptedBackend([
+      () => {
+        controller.abort();
+        throw llmError('LLM_HTTP', { message: 'aborted', retryable: true });
+      },
+    ]);
+    const h = new TurnHarness([{ spec: agentSpec('a'), backend }]);
+    const r = await h.send('a', 'x', { signal: controller.signal, budget: pool });
+    expect(r.stop).toEqual({ kind: 'interrupted' });
+    expect(pool.remainingMilli()).toBe(5_000_000);
+  });
+
   it('cancel wins over an exhausted budget at the same boundary', async () => {
     const pool = BudgetPool.forTokens(1_000);
     pool.tryReserve(1_000_000)!.commit(1_000_000);
