@@ -1,0 +1,122 @@
+/**
+ * Reads `mcp.json` files (shared `workspace/mcp.json`, per-agent `agents/{id}/mcp.json`) in Claude Desktop's
+ * `mcpServers` format. Two transports:
+ * - stdio: `{"command": "npx", "args": [...], "env": {...}, "enabled": true}` (the original's only kind);
+ * - Streamable HTTP (an addition): `{"url": "http://127.0.0.1:8080/mcp", "headers": {...}, "enabled": true}`.
+ * `enabled` defaults to true. An entry with both `command` and `url`, or neither, is an error.
+ * Read-only by design: these files are never rewritten here, so unknown keys always survive.
+ * A broken file is an error naming the file and the position; it is never treated as empty.
+ */
+import { readFile } from 'node:fs/promises';
+import { FuseforksError } from '../../core/errors.js';
+import { findJsonError } from '../../core/village/jsonErrorPosition.js';
+
+/** One stdio server: a child process speaking MCP on stdin/stdout. */
+export interface McpStdioConfig {
+  kind: 'stdio';
+  name: string;
+  command: string;
+  args: string[];
+  /** Variables set for the child on top of the minimal allowlist (values may be secrets: never logged). */
+  env: Record<string, string>;
+  enabled: boolean;
+}
+
+/** One Streamable HTTP server (`url`); `headers` are sent on every request (values may be secrets). */
+export interface McpHttpConfig {
+  kind: 'http';
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+}
+
+/** One configured MCP server. */
+export type McpServerConfig = McpStdioConfig | McpHttpConfig;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseError(file: string, message: string, fix: string): FuseforksError {
+  return new FuseforksError('CONFIG_PARSE', `${file}: ${message}`, { fix, details: { file } });
+}
+
+function stringMap(file: string, server: string, key: string, value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw parseError(file, `server "${server}": "${key}" must be an object of strings`, `write "${key}": {"NAME": "value"} or remove it`);
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+function parseEntry(file: string, name: string, entry: unknown): McpServerConfig {
+  if (!isObject(entry)) throw parseError(file, `server "${name}" must be an object`, `write "${name}": {"command": "…"} or {"url": "…"}`);
+  if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') {
+    throw parseError(file, `server "${name}": "enabled" must be true or false`, 'write "enabled": true or false, or remove it');
+  }
+  const enabled = entry.enabled !== false;
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (hasCommand === hasUrl) {
+    throw parseError(
+      file,
+      hasCommand ? `server "${name}" has both "command" and "url"` : `server "${name}" has neither "command" (stdio) nor "url" (Streamable HTTP)`,
+      'give a stdio server a "command" and an HTTP server a "url", not both',
+    );
+  }
+  if (hasCommand) {
+    if (typeof entry.command !== 'string' || entry.command.trim() === '') {
+      throw parseError(file, `server "${name}": "command" must be a non-empty string`, 'write "command": "npx" (or an absolute path)');
+    }
+    const args = entry.args ?? [];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
+      throw parseError(file, `server "${name}": "args" must be an array of strings`, 'write "args": ["-y", "some-server"]');
+    }
+    return { kind: 'stdio', name, command: entry.command, args: [...(args as string[])], env: stringMap(file, name, 'env', entry.env), enabled };
+  }
+  let url: URL | null = null;
+  try {
+    url = typeof entry.url === 'string' ? new URL(entry.url) : null;
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw parseError(file, `server "${name}": "url" must be an http:// or https:// URL`, 'write "url": "http://127.0.0.1:8080/mcp"');
+  }
+  return { kind: 'http', name, url: url.href, headers: stringMap(file, name, 'headers', entry.headers), enabled };
+}
+
+/** Parses the text of one mcp.json; `file` names it in errors. Empty text = no servers. Throws CONFIG_PARSE. */
+export function parseMcpConfig(text: string, file: string): McpServerConfig[] {
+  if (text.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const at = findJsonError(text);
+    const where = at === null ? '' : ` at line ${at.line}, column ${at.column} (${at.reason})`;
+    throw parseError(file, `not valid JSON${where}`, 'fix the JSON by hand (the file is left as it is)');
+  }
+  if (!isObject(value)) throw parseError(file, 'expected a JSON object {"mcpServers": {…}}', 'wrap the servers as {"mcpServers": {…}}');
+  if (value.mcpServers === undefined) return [];
+  if (!isObject(value.mcpServers)) throw parseError(file, '"mcpServers" must be an object', 'write "mcpServers": {"name": {…}}');
+  return Object.entries(value.mcpServers).map(([name, entry]) => parseEntry(file, name, entry));
+}
+
+/** Reads and parses one mcp.json; a missing file = no servers. Throws CONFIG_IO (unreadable) or CONFIG_PARSE. */
+export async function readMcpConfig(file: string): Promise<McpServerConfig[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new FuseforksError('CONFIG_IO', `${file}: cannot read the file (${code ?? 'error'})`, {
+      fix: 'check the file permissions',
+      details: { file },
+      cause: error,
+    });
+  }
+  return parseMcpConfig(text, file);
+}

@@ -1,0 +1,185 @@
+/**
+ * One live connection to one MCP server (stdio child or Streamable HTTP), made with the SDK's Client.
+ * The SDK is imported dynamically on the first connect, so a village without MCP never loads it (≈0.3 s of
+ * cold start, ARCHITECTURE "Cold start"). Connect + tools/list share one deadline (30 s by default).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { FuseforksError } from '../../core/errors.js';
+import { mcpChildEnv } from './mcpChildEnv.js';
+import type { McpServerConfig } from './mcpConfig.js';
+import type { McpCallResultLike } from './mcpResult.js';
+import { LineSplitter } from './stderrLines.js';
+
+/** Connect + tools/list bound per server (ms), as in the original (`CONNECT_TIMEOUT`). */
+export const MCP_CONNECT_TIMEOUT_MS = 30_000;
+/** Bound of one tools/call (ms); long tools are normal for MCP, a dead server is not. */
+export const MCP_CALL_TIMEOUT_MS = 600_000;
+
+/** A tool as the server lists it (its own name, not yet prefixed). */
+export interface McpToolInfo {
+  name: string;
+  description: string | undefined;
+  inputSchema: unknown;
+}
+
+/** How a connection is made. */
+export interface McpConnectOptions {
+  timeoutMs?: number;
+  /** When set, a stdio child's stderr is piped and each line goes here as a `{"type":"log",…}` JSON line. */
+  jsonlStderr?: (jsonLine: string) => void;
+  /** Parent environment for the allowlist (default process.env). */
+  parentEnv?: Readonly<Record<string, string | undefined>>;
+  clientVersion?: string;
+}
+
+let sdkPromise: Promise<Sdk> | null = null;
+let sdkLoaded = false;
+
+interface Sdk {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  DEFAULT_INHERITED_ENV_VARS: readonly string[];
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError;
+}
+
+/** True once any connect has loaded the SDK in this process (tests and the cold-start bench read it). */
+export function mcpSdkLoaded(): boolean {
+  return sdkLoaded;
+}
+
+function loadSdk(): Promise<Sdk> {
+  sdkPromise ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([client, stdio, http, types]) => {
+    sdkLoaded = true;
+    return {
+      Client: client.Client,
+      StdioClientTransport: stdio.StdioClientTransport,
+      DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      McpError: types.McpError,
+    };
+  });
+  return sdkPromise;
+}
+
+/** A connected server: its tools, its child's pid (stdio), calls, close. */
+export class McpConnection {
+  private constructor(
+    readonly config: McpServerConfig,
+    readonly tools: readonly McpToolInfo[],
+    private readonly client: Client,
+    private readonly transport: Transport & { pid?: number | null },
+    private readonly sdk: Sdk,
+  ) {}
+
+  /** The stdio child's pid, or null (HTTP, or already closed). */
+  get pid(): number | null {
+    return this.transport.pid ?? null;
+  }
+
+  /** Connects and lists tools within the deadline; throws MCP_FAILED (the child is killed on failure). */
+  static async open(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const sdk = await loadSdk();
+    const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
+    const transport = makeTransport(sdk, config, options);
+    const client = new sdk.Client({ name: 'fuseforks', version: options.clientVersion ?? '0.0.0' });
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        deadline.abort();
+        reject(new FuseforksError('MCP_FAILED', `MCP server "${config.name}" did not connect and list its tools within ${Math.round(timeoutMs / 1000)} s`, {
+          fix: 'check the command or URL in mcp.json and that the server starts on its own',
+          details: { server: config.name },
+        }));
+      }, timeoutMs);
+    });
+    try {
+      const tools = await Promise.race([connectAndList(client, transport, deadline.signal, timeoutMs), expired]);
+      return new McpConnection(config, tools, client, transport, sdk);
+    } catch (error) {
+      await transport.close().catch(() => undefined);
+      if (error instanceof FuseforksError) throw error;
+      throw new FuseforksError('MCP_FAILED', `MCP server "${config.name}" failed to connect: ${messageOf(error)}`, {
+        fix: 'check the command or URL in mcp.json and that the server starts on its own',
+        details: { server: config.name },
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Calls one tool by its server-side name; a JSON-RPC error from the server comes back as an error result. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs = MCP_CALL_TIMEOUT_MS): Promise<McpCallResultLike> {
+    try {
+      return await this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+    } catch (error) {
+      const transportLevel = !(error instanceof this.sdk.McpError) || error.code === -32000 || error.code === -32001;
+      if (!transportLevel && !signal.aborted) {
+        return { content: [{ type: 'text', text: messageOf(error) }], isError: true };
+      }
+      throw new FuseforksError('MCP_FAILED', signal.aborted
+        ? `MCP call ${this.config.name}/${tool} was cancelled`
+        : `MCP call ${this.config.name}/${tool} failed: ${messageOf(error)}`, {
+        details: { server: this.config.name, tool, cancelled: signal.aborted },
+        cause: error,
+      });
+    }
+  }
+
+  /** Closes the session; a stdio child gets stdin closed, then SIGTERM, then SIGKILL (SDK, ≤ 4 s). */
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+}
+
+async function connectAndList(client: Client, transport: Transport, signal: AbortSignal, timeoutMs: number): Promise<McpToolInfo[]> {
+  await client.connect(transport, { signal, timeout: timeoutMs });
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  // Pages are followed to the end; a server that pages forever still meets the deadline.
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { signal, timeout: timeoutMs });
+    for (const t of page.tools) tools.push({ name: t.name, description: t.description, inputSchema: t.inputSchema });
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && !signal.aborted);
+  return tools;
+}
+
+function makeTransport(sdk: Sdk, config: McpServerConfig, options: McpConnectOptions): Transport & { pid?: number | null } {
+  if (config.kind === 'http') {
+    return new sdk.StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  }
+  const parentEnv = options.parentEnv ?? process.env;
+  const env = mcpChildEnv(config.env, parentEnv, process.platform, sdk.DEFAULT_INHERITED_ENV_VARS);
+  const sink = options.jsonlStderr;
+  const transport = new sdk.StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    // The SDK merges its own default variables first; the names it would add are masked as undefined.
+    env: env as Record<string, string>,
+    stderr: sink === undefined ? 'inherit' : 'pipe',
+  });
+  if (sink !== undefined) {
+    const source = `mcp:${config.name}`;
+    const splitter = new LineSplitter((line) => {
+      if (line !== '') sink(JSON.stringify({ type: 'log', source, message: line }));
+    });
+    const stream = transport.stderr;
+    stream?.on('data', (chunk: Buffer) => splitter.push(chunk));
+    stream?.on('end', () => splitter.flush());
+  }
+  return transport;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
