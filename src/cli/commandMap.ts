@@ -3,8 +3,10 @@
  * `ask`, `serve` and `gui` join here when the host lands.
  */
 import Check from './commands/check.js';
+import Gui from './commands/gui.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
   check: Check,
+  gui: Gui,
 };

@@ -1,0 +1,153 @@
+/**
+ * The GUI's JSON API: one table of routes over a booted village. Every mutation answers the re-read
+ * `GuiState` (reference gui.md §1.3: the client never patches its view with an assumed value). Bodies are
+ * checked here only for shape; the village commands do the domain validation.
+ */
+import { FuseforksError } from '../../core/errors.js';
+import type { NewSchedule, SchedulePatch } from '../../core/schedules/scheduleStore.js';
+import type { GuiVillage } from './guiVillage.js';
+
+/** A JSON body, already parsed (an object; anything else is refused before the handler). */
+export type Body = Record<string, unknown>;
+
+/** One API route: method, path pattern (named groups = params), handler. */
+interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  pattern: RegExp;
+  handle(v: GuiVillage, params: Record<string, string>, body: Body): unknown;
+}
+
+const ID = '(?<id>[A-Za-z0-9_-]{1,64})';
+const SID = '(?<id>[A-Za-z0-9_-]{1,80})';
+const UUID = '(?<id>[0-9a-fA-F-]{36})';
+
+function str(body: Body, key: string): string {
+  const value = body[key];
+  if (typeof value !== 'string') throw badField(key, 'a string');
+  return value;
+}
+
+function num(body: Body, key: string): number {
+  const value = body[key];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw badField(key, 'a number');
+  return value;
+}
+
+function strList(body: Body, key: string): string[] {
+  const value = body[key];
+  if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw badField(key, 'a list of strings');
+  return value;
+}
+
+function optStr(body: Body, key: string): string | null {
+  const value = body[key];
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw badField(key, 'a string or null');
+  return value;
+}
+
+function badField(key: string, what: string): FuseforksError {
+  return new FuseforksError('INVALID_REQUEST', `The request field "${key}" must be ${what}.`, {
+    fix: 'Reload the page; the client and the server disagree about this request.',
+    details: { field: key },
+  });
+}
+
+const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/api\/state$/, handle: (v) => v.state() },
+  // agents and ties
+  {
+    method: 'POST',
+    pattern: /^\/api\/agents$/,
+    handle: async (v, _p, b) => {
+      const made = await v.commands.createAgent({
+        name: str(b, 'name'),
+        ...(typeof b.modelTemplateId === 'string' ? { modelTemplateId: b.modelTemplateId } : {}),
+        roleId: optStr(b, 'roleId'),
+        groupId: optStr(b, 'groupId'),
+      });
+      return { ...v.state(), createdId: made.id };
+    },
+  },
+  { method: 'POST', pattern: /^\/api\/agents\/reorder$/, handle: async (v, _p, b) => (await v.commands.reorderAgents(strList(b, 'ids')), v.state()) },
+  { method: 'POST', pattern: /^\/api\/agents\/batch$/, handle: (v, _p, b) => v.batch(str(b, 'action') === 'stop' ? 'stop' : 'start') },
+  { method: 'PUT', pattern: new RegExp(`^/api/agents/${ID}$`), handle: async (v, p, b) => (await v.commands.updateAgent(p.id!, b.spec), v.state()) },
+  { method: 'DELETE', pattern: new RegExp(`^/api/agents/${ID}$`), handle: async (v, p) => (await v.commands.deleteAgent(p.id!), v.state()) },
+  { method: 'PUT', pattern: new RegExp(`^/api/agents/${ID}/ties$`), handle: async (v, p, b) => (await v.commands.setTies(p.id!, strList(b, 'targets')), v.state()) },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^/api/agents/${ID}/position$`),
+    handle: async (v, p, b) => (await v.commands.setPosition(p.id!, num(b, 'x'), num(b, 'y')), v.state()),
+  },
+  { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/start$`), handle: (v, p) => v.start(p.id!) },
+  { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/stop$`), handle: (v, p) => v.stop(p.id!) },
+  { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/interrupt$`), handle: (v, p) => v.interrupt(p.id!) },
+  { method: 'POST', pattern: /^\/api\/interrupt-all$/, handle: (v) => v.interruptAll() },
+  { method: 'POST', pattern: /^\/api\/messages$/, handle: (v, _p, b) => v.send(str(b, 'to'), str(b, 'text')) },
+  // village
+  { method: 'PUT', pattern: /^\/api\/reception$/, handle: async (v, _p, b) => (await v.commands.setReception(optStr(b, 'agentId')), v.state()) },
+  { method: 'PUT', pattern: /^\/api\/external-name$/, handle: async (v, _p, b) => (await v.commands.setExternalName(optStr(b, 'name')), v.state()) },
+  {
+    method: 'POST',
+    pattern: /^\/api\/groups$/,
+    handle: async (v, _p, b) => {
+      const id = optStr(b, 'id');
+      await v.commands.upsertGroup({ name: str(b, 'name'), ...(id === null ? {} : { id }), ...(typeof b.batchStart === 'boolean' ? { batchStart: b.batchStart } : {}) });
+      return v.state();
+    },
+  },
+  { method: 'DELETE', pattern: new RegExp(`^/api/groups/${ID}$`), handle: async (v, p) => (await v.commands.removeGroup(p.id!), v.state()) },
+  // templates and keys (write-only)
+  { method: 'PUT', pattern: /^\/api\/templates$/, handle: async (v, _p, b) => (await v.commands.upsertTemplate(b.template), v.state()) },
+  { method: 'DELETE', pattern: new RegExp(`^/api/templates/${ID}$`), handle: async (v, p) => (await v.commands.removeTemplate(p.id!), v.state()) },
+  { method: 'PUT', pattern: new RegExp(`^/api/templates/${ID}/key$`), handle: async (v, p, b) => (await v.commands.setApiKey(p.id!, str(b, 'key')), v.state()) },
+  { method: 'DELETE', pattern: new RegExp(`^/api/templates/${ID}/key$`), handle: async (v, p) => (await v.commands.clearApiKey(p.id!), v.state()) },
+  // schedules
+  { method: 'POST', pattern: /^\/api\/schedules$/, handle: async (v, _p, b) => (await v.commands.addSchedule(b as unknown as NewSchedule), v.state()) },
+  {
+    method: 'PATCH',
+    pattern: new RegExp(`^/api/schedules/${UUID}$`),
+    handle: async (v, p, b) => (await v.commands.updateSchedule(p.id!, b as SchedulePatch), v.state()),
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^/api/schedules/${UUID}/enabled$`),
+    handle: async (v, p, b) => {
+      if (typeof b.enabled !== 'boolean') throw badField('enabled', 'true or false');
+      await v.commands.setScheduleEnabled(p.id!, b.enabled);
+      return v.state();
+    },
+  },
+  { method: 'DELETE', pattern: new RegExp(`^/api/schedules/${UUID}$`), handle: async (v, p) => (await v.commands.removeSchedule(p.id!), v.state()) },
+  // shared MCP
+  { method: 'GET', pattern: /^\/api\/mcp$/, handle: (v) => v.commands.readSharedMcp() },
+  { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },
+  // conversations
+  { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: async (v) => (await v.commands.newSession(), v.state()) },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/api/sessions/${SID}/fork$`),
+    handle: async (v, p, b) => ({ ...v.state(), createdId: (await v.commands.forkSession(p.id!, num(b, 'atSeq'))).id }),
+  },
+  { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/export$`), handle: (v, p) => v.commands.exportSession(p.id!) },
+];
+
+/** The route for a method and path, with its params; null when none matches. */
+export function matchRoute(method: string, path: string): { handle: (v: GuiVillage, body: Body) => unknown } | null {
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const m = route.pattern.exec(path);
+    if (m === null) continue;
+    const params = { ...(m.groups ?? {}) };
+    return { handle: (v, body) => route.handle(v, params, body) };
+  }
+  return null;
+}
+
+/** HTTP status of a refused command: 404 for unknown things, 409 for state conflicts, 400 otherwise, 500 for bugs. */
+export function statusForCode(code: string): number {
+  if (code.endsWith('_NOT_FOUND')) return 404;
+  if (['ALREADY_RUNNING', 'NOT_RUNNING', 'MAILBOX_FULL', 'SESSION_SWITCH_BLOCKED', 'SCHEDULE_STORE_BLOCKED', 'CONFIG_PARSE', 'LOCK_HELD'].includes(code)) return 409;
+  if (code === 'BUG' || code === 'CONFIG_IO' || code === 'SECRET_STORE_FAILED' || code === 'SESSION_STORE_FAILED') return 500;
+  return 400;
+}
