@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { EXIT_CODE_TABLE } from '../../src/cli/exitCodes.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
+import { FINDING_CODES } from '../../src/core/preflight/finding.js';
 import {
   AGENT_STATUSES,
   CORE_EVENT_TYPES,
@@ -14,6 +16,8 @@ interface Ledger {
   enums: Record<string, string[]>;
   events: Record<string, string[]>;
   error_codes: Record<string, string>;
+  finding_codes: Record<string, { level: string }>;
+  exit_codes: Record<string, string>;
 }
 
 const ledger = parse(readFileSync(new URL('../../data_contract.yaml', import.meta.url), 'utf8')) as Ledger;
@@ -57,6 +61,14 @@ describe('data_contract.yaml and the code agree', () => {
   it.each(Object.entries(sampleEvents))('event %s carries exactly the ledger fields', (type, event) => {
     const fields = Object.keys(event).filter((key) => key !== 'type');
     expect(sorted(fields)).toEqual(sorted(ledger.events[type] ?? []));
+  });
+
+  it('lists exactly the preflight finding codes, in table order', () => {
+    expect(Object.keys(ledger.finding_codes)).toEqual([...FINDING_CODES]);
+  });
+
+  it('lists exactly the exit codes 0-9', () => {
+    expect(Object.keys(ledger.exit_codes).map(Number)).toEqual(EXIT_CODE_TABLE.map((row) => row.code));
   });
 
   it('lists exactly the plan task states and agent statuses', () => {
