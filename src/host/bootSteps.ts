@@ -1,0 +1,155 @@
+/**
+ * The steps of a host boot (SPEC §5), one function each, in the order `buildHost` calls them. Each step either
+ * returns what it built or throws a FuseforksError naming the file/flag and the fix. Steps that are hooks for parts
+ * not built yet (MCP client, door, pricing) say so and write nothing — the startup band must not gain lines for
+ * features that do not run.
+ */
+import { mkdirSync } from 'node:fs';
+import type { DiagSink } from '../core/diag.js';
+import { FuseforksError, isFuseforksError } from '../core/errors.js';
+import { readJevView } from '../core/preflight/configReaders.js';
+import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
+import { ScheduleStore } from '../core/schedules/scheduleStore.js';
+import { JEV_TOKEN_KEY } from '../core/secrets/secretNames.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
+import type { VillagePaths } from '../core/village/paths.js';
+import { ensureVillageId, readVillageId } from '../core/village/villageId.js';
+import { bootstrapWorld, loadWorld, saveWorld, saveWorldIfNormalized, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
+import type { World } from '../core/world/types.js';
+import { acquireVillageLock, type VillageLock } from './villageLock.js';
+
+/** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
+export function lockVillage(paths: VillagePaths): VillageLock {
+  try {
+    mkdirSync(paths.workspace, { recursive: true });
+  } catch (cause) {
+    const errno = (cause as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    throw new FuseforksError('LOCK_IO', `Cannot create the workspace folder ${paths.workspace} (${errno}).`, {
+      fix: 'Check --data-dir and that this user may create folders there.',
+      details: { path: paths.workspace, errno },
+      cause,
+    });
+  }
+  return acquireVillageLock(paths.workspace);
+}
+
+/** The error for a data dir without world.json (exit 5): headless never creates a village. */
+export function villageMissingError(paths: VillagePaths): FuseforksError {
+  return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
+    fix: 'Check --data-dir (the folder that contains workspace/), or create a village there first (fuseforks-cli init --data-dir …).',
+    details: { file: paths.world },
+  });
+}
+
+/**
+ * Bootstrap of world.json: missing → VILLAGE_MISSING unless `createIfMissing` (GUI); unparseable → its CONFIG_PARSE
+ * error (file and position; the file is never rewritten); then the original's promotion of `unset` templates
+ * whose secret is already stored to `keyring`, and one save if normalization or promotion changed anything.
+ */
+export async function bootstrapWorldFile(
+  paths: VillagePaths,
+  secrets: SecretStore,
+  diag: DiagSink,
+  createIfMissing: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<WorldDocument> {
+  const locale = { locale: systemLocale(env) };
+  const load = createIfMissing ? (await bootstrapWorld(paths, locale)).load : await loadWorld(paths, locale);
+  if (load.kind === 'missing') throw villageMissingError(paths);
+  if (load.kind === 'unreadable') throw load.error;
+  if (load.doc.notes.length > 0) diag.note('world', { normalized: load.doc.notes.length });
+  let doc = await saveWorldIfNormalized(load.doc);
+  const promoted = promoteStoredCredentials(doc.world, secrets);
+  if (promoted.ids.length > 0) {
+    doc = await saveWorld(doc, promoted.world);
+    diag.note('credential', { promoted: promoted.ids.join(',') });
+  }
+  if (doc.world.tokenBudget === null) diag.note('token budget', { ceiling: null }, 'warn');
+  return doc;
+}
+
+/**
+ * `unset` + a stored secret → `keyring` (reference ops.md: bootstrap promotion). A store that errors skips the
+ * promotion for that template (failures #16); a provider this build does not speak is left alone.
+ */
+export function promoteStoredCredentials(world: World, secrets: SecretStore): { world: World; ids: string[] } {
+  const ids: string[] = [];
+  const modelTemplates = world.modelTemplates.map((t) => {
+    if (t.credential !== 'unset') return t;
+    let stored = false;
+    try {
+      stored = secrets.has(t.id);
+    } catch (error) {
+      if (!isFuseforksError(error)) throw error;
+    }
+    if (!stored) return t;
+    ids.push(t.id);
+    return { ...t, credential: 'keyring' as const };
+  });
+  return { world: ids.length === 0 ? world : { ...world, modelTemplates }, ids };
+}
+
+/** schedules.json (bad rows and rows whose target is gone are noted, never dropped from the file). */
+export function openSchedules(paths: VillagePaths, world: World, diag: DiagSink): Promise<ScheduleStore> {
+  const ids = new Set(world.agents.map((a) => a.id));
+  return ScheduleStore.open({ file: paths.schedules, agentExists: (id) => ids.has(id), diag });
+}
+
+/** Bundled tools: every agent worker builds its own tool box from `enabledTools`, so the host registers nothing. */
+export function registerBundledTools(): void {
+  // Kept as a named step so the boot order of SPEC §5 reads the same here as in the spec.
+}
+
+/** A connection the host owns and closes on the way out. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** MCP client connect (shared + per-agent mcp.json). HOOK: the MCP client manager is not built yet; logs nothing. */
+export async function connectMcpServers(): Promise<Closable> {
+  return { close: async () => undefined };
+}
+
+/** The door (MCP server on 127.0.0.1). HOOK: not built yet, so no `mcp server:` line is ever written. */
+export async function openDoor(enabled: boolean): Promise<Closable> {
+  void enabled;
+  return { close: async () => undefined };
+}
+
+/** Probe approvals of this shelf, bound to this village's id (created only when schedules run). */
+export async function loadProbeApprovals(
+  paths: VillagePaths,
+  runSchedules: boolean,
+  diag: DiagSink,
+): Promise<{ approvals: ProbeApprovals; villageId: string }> {
+  const approvals = await ProbeApprovals.load(paths.shelf.probeApprovals, diag);
+  let villageId = (await readVillageId(paths)) ?? '';
+  if (runSchedules && villageId === '') {
+    try {
+      villageId = (await ensureVillageId(paths)).id;
+    } catch (error) {
+      // Without an id nothing is approved: the safe side.
+      diag.note('village_id', { outcome: 'unavailable', code: isFuseforksError(error) ? error.code : 'UNKNOWN' }, 'warn');
+    }
+  }
+  return { approvals, villageId };
+}
+
+/** The `jev:` line: enabled from the shelf's jev.json, active only with a stored `jev_api_token`. */
+export async function noteJev(paths: VillagePaths, secrets: SecretStore, diag: DiagSink): Promise<{ active: boolean }> {
+  const { jev, problem } = await readJevView(paths.shelf.jev);
+  let token = false;
+  try {
+    token = secrets.has(JEV_TOKEN_KEY);
+  } catch (error) {
+    if (!isFuseforksError(error)) throw error;
+  }
+  const active = jev.enabled && token;
+  diag.note('jev', { enabled: jev.enabled, active, blocked: problem !== null });
+  return { active };
+}
+
+/** Pricing source (shelf pricing.json). HOOK: fetched only on user action, so boot reads and writes nothing. */
+export function pricingSource(): void {
+  // Nothing at boot, as the original (the price table is fetched only when a person asks for it).
+}

@@ -1,0 +1,133 @@
+/**
+ * `buildHost(paths, options)` — the one wiring used by the GUI, `ask` and `serve` (SPEC §5). A thin list of the
+ * boot steps in their fixed order; each step lives in `bootSteps.ts`. The order matters twice: the village lock
+ * comes before anything is opened (a refused start writes not even a log line into the holder's log), and the
+ * startup band of `fuseforks.log` reads started → version → session → (mcp server) → jev.
+ *
+ * A failure after the lock closes exactly what was built, in the close order, then rethrows.
+ */
+import type { FuseforksError } from '../core/errors.js';
+import { openSessionStore } from '../core/sessions/openSessionStore.js';
+import { checkSecretNames, openSecretStore, type SecretSource } from '../core/secrets/openSecretStore.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
+import type { RunApprovalMode } from '../core/tools/contract.js';
+import type { ModelTemplate } from '../core/world/types.js';
+import { Supervisor } from '../actors/supervisor.js';
+import {
+  bootstrapWorldFile,
+  connectMcpServers,
+  loadProbeApprovals,
+  lockVillage,
+  noteJev,
+  openDoor,
+  openSchedules,
+  pricingSource,
+  registerBundledTools,
+} from './bootSteps.js';
+import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
+import { Host } from './host.js';
+import { openHostLog, type LogStderrMode } from './hostLog.js';
+import type { HostPaths } from './hostPaths.js';
+import { HostSessions, type BootSession } from './hostSessions.js';
+import { promptMaterialReader } from './promptMaterial.js';
+import { startScheduleTicker } from './scheduleWiring.js';
+import { SessionRecorder } from './sessionRecorder.js';
+
+/** How a caller boots a village. Only these fields differ between the GUI, `ask` and `serve` (seed D1). */
+export interface HostOptions {
+  /** Written in the `version: app=… profile=…` line. */
+  appVersion: string;
+  /** `release` for built code (default), `debug` for a dev build. */
+  profile?: string;
+  /** Where API keys come from (the GUI always uses the keyring). */
+  secrets: SecretSource;
+  /** Construct the schedule ticker (GUI, serve). Off: `lastConsumedDueMs` is never touched. */
+  runSchedules: boolean;
+  /** Open the door when the shelf's mcp_server.json enables it (GUI, serve). */
+  openDoor: boolean;
+  runApproval?: RunApprovalMode;
+  /** Let plan waves of `planReview` agents go out without a human (headless `--bypass-plan-review`). */
+  bypassPlanReview?: boolean;
+  /** Restart crashed workers (serve). */
+  restartCrashed?: boolean;
+  /** How log notes are mirrored on stderr. */
+  stderrMode?: LogStderrMode;
+  /** Environment for `--secrets env` and the locale (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** GUI only: create a fresh village when world.json is missing. Headless never creates one (VILLAGE_MISSING). */
+  createIfMissing?: boolean;
+  /** Which conversation the boot opens: latest (default, as the original) or a new one (`ask`). */
+  session?: BootSession;
+  /** Test seam: a ready secret store instead of `secrets`. */
+  secretStore?: SecretStore;
+  /** Test seam: the agents' worker entry. */
+  workerUrl?: URL;
+  /** Test seam: close grace (ms); default 30 s. */
+  closeGraceMs?: number;
+}
+
+/** Boots the village at `paths`. Throws LOCK_HELD/LOCK_IO (nothing logged), VILLAGE_MISSING, CONFIG_PARSE, SESSION_STORE_LOCKED, SECRET_NAME_COLLISION. */
+export async function buildHost(paths: HostPaths, options: HostOptions): Promise<Host> {
+  const v = paths.village;
+  const env = options.env ?? process.env;
+  const lock = lockVillage(v);
+  const log = openHostLog(v.workspace, options.stderrMode ?? 'none');
+  const parts: HostParts = { lock, log };
+  try {
+    log.note('started');
+    log.note('version', { app: options.appVersion, profile: options.profile ?? 'release' });
+    const secrets = options.secretStore ?? openSecretStore(options.secrets, env);
+    const worldDoc = await bootstrapWorldFile(v, secrets, log, options.createIfMissing === true, env);
+    const world = worldDoc.world;
+    const opened = openSessionStore({ workspaceDir: v.workspace, diag: log });
+    parts.sessions = opened.store;
+    const supervisorRef: { current: Supervisor | null } = { current: null };
+    const emit = (event: Parameters<Supervisor['bus']['emit']>[0]): void => supervisorRef.current?.bus.emit(event);
+    const sessions = new HostSessions(opened.store, log, emit);
+    await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id)));
+    const recorder = opened.store === null ? null : new SessionRecorder({ store: opened.store, sessionId: () => sessions.currentId(), diag: log, emit });
+    parts.recorder = recorder;
+    const schedules = await openSchedules(v, world, log);
+    checkSecretNames(options.secrets, world.modelTemplates.map((t) => t.id));
+    registerBundledTools();
+    const supervisor = new Supervisor({
+      world,
+      workspaceDir: v.workspace,
+      runApproval: options.runApproval ?? 'required',
+      backendMode: 'strict',
+      apiKeyFor: (template) => apiKeyFor(template, secrets),
+      material: promptMaterialReader(v, log),
+      restore: (agentId) => sessions.restoreFor(agentId),
+      ...(recorder === null ? {} : { recorder }),
+      diag: log,
+      restartCrashed: options.restartCrashed === true,
+      ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
+    });
+    supervisorRef.current = supervisor;
+    parts.supervisor = supervisor;
+    parts.mcp = await connectMcpServers();
+    parts.door = await openDoor(options.openDoor);
+    const probes = await loadProbeApprovals(v, options.runSchedules, log);
+    await noteJev(v, secrets, log);
+    pricingSource();
+    const ticker = startScheduleTicker(options.runSchedules, { schedules, supervisor, probes, workspaceDir: v.workspace, diag: log });
+    parts.stopDeliveries = async () => {
+      await ticker?.stop();
+    };
+    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
+  } catch (error) {
+    await closeHost(parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
+    throw error as FuseforksError;
+  }
+}
+
+/** A template's key from the chosen store; null when none is needed or none is stored (the worker then refuses). */
+function apiKeyFor(template: ModelTemplate, secrets: SecretStore): string | null {
+  if (template.credential === 'not_required') return null;
+  try {
+    return secrets.get(template.id);
+  } catch {
+    // A keyring that refuses reads like "no key": the worker's factory names the fix (LLM_CONFIG).
+    return null;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A built village: the supervisor and everything the boot opened, behind the small surface the CLI and the GUI
+ * use (nothing above the host talks to actors directly). Built only by `buildHost`; closed only by `close()`.
+ */
+import type { DiagSink } from '../core/diag.js';
+import { FuseforksError } from '../core/errors.js';
+import type { AgentStatus, CoreEvent } from '../core/events.js';
+import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { World } from '../core/world/types.js';
+import { lostReplyText } from '../actors/labels.js';
+import type { ExternalOutcome, Supervisor } from '../actors/supervisor.js';
+import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
+import type { HostPaths } from './hostPaths.js';
+import type { HostSessions } from './hostSessions.js';
+
+/** One agent as a caller lists it. */
+export interface AgentRow {
+  agentId: string;
+  name: string;
+  status: AgentStatus;
+}
+
+/** Subscription to the CoreEvent stream (the GUI relay and `--events jsonl` attach here). */
+export interface HostEvents {
+  /** Every event, in emission order; returns the unsubscribe function. */
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+}
+
+/** A running host. */
+export class Host {
+  readonly events: HostEvents;
+  private closing: Promise<CloseReport> | null = null;
+  private accepting = true;
+
+  constructor(
+    readonly paths: HostPaths,
+    readonly supervisor: Supervisor,
+    readonly diag: DiagSink,
+    private readonly sessionState: HostSessions,
+    private readonly parts: HostParts,
+    private readonly graceMs: number,
+  ) {
+    this.events = { subscribe: (listener) => supervisor.bus.onAny(listener) };
+  }
+
+  /** The session store, or null when the village runs without persistence. */
+  get sessions(): SessionStore | null {
+    return this.sessionState.store;
+  }
+
+  /** The current world snapshot. */
+  world(): World {
+    return this.supervisor.currentWorld();
+  }
+
+  /** The current session id (null without a store). */
+  sessionId(): string | null {
+    return this.sessionState.currentId();
+  }
+
+  /** Every agent of the world with its status, in world order. */
+  agents(): AgentRow[] {
+    const names = new Map(this.world().agents.map((a) => [a.id, a.name]));
+    return this.supervisor.statuses().map((s) => ({ ...s, name: names.get(s.agentId) ?? s.agentId }));
+  }
+
+  /**
+   * Starts `ids` (spawned in start order, booted in parallel: a worker costs ~0.1–0.7 s, serial would add up).
+   * Starts nothing when `signal` is already aborted (Ctrl+C during boot); returns the ids that were started.
+   * Rejects with the first start error after every start has settled.
+   */
+  async startSet(ids: readonly string[], signal?: AbortSignal): Promise<string[]> {
+    if (signal?.aborted === true) return [];
+    this.assertOpen();
+    const results = await Promise.allSettled(ids.map((id) => this.supervisor.startAgent(id)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return [...ids];
+  }
+
+  /** Starts one agent (ALREADY_RUNNING, AGENT_NOT_FOUND). */
+  startAgent(id: string): Promise<void> {
+    this.assertOpen();
+    return this.supervisor.startAgent(id);
+  }
+
+  /** Stops one agent (NOT_RUNNING). */
+  stopAgent(id: string): Promise<void> {
+    return this.supervisor.stopAgent(id);
+  }
+
+  /** Cuts one agent's turn in flight (and what it delegated). */
+  interrupt(id: string): Promise<void> {
+    return this.supervisor.interruptTurn(id);
+  }
+
+  /** Cuts every turn in flight. */
+  interruptAll(): Promise<void> {
+    return this.supervisor.interruptAll();
+  }
+
+  /** The user's message to one agent (recorded first; NOT_RUNNING, MAILBOX_FULL). */
+  sendUserMessage(to: string, text: string): void {
+    this.assertOpen();
+    this.supervisor.sendUserMessage(to, text);
+  }
+
+  /**
+   * One external request to the reception; resolves with the answer and how the delivery ended. When no text came
+   * back (timed out, interrupted, budget, no answer) the answer is the fixed notice in the village language.
+   */
+  async askExternal(client: string, text: string): Promise<ExternalOutcome> {
+    this.assertOpen();
+    const outcome = await this.supervisor.askExternalOutcome(client, text);
+    if (outcome.answer !== '') return outcome;
+    return { answer: lostReplyText(outcome.state, this.world().language), state: outcome.state };
+  }
+
+  /** A new, empty conversation becomes current (agents started afterwards begin without history). */
+  newSession(): Promise<string | null> {
+    return this.sessionState.newSession(this.agentIds());
+  }
+
+  /** The most recently updated conversation becomes current. */
+  continueLatest(): Promise<string | null> {
+    return this.sessionState.continueLatest(this.agentIds());
+  }
+
+  /** Closes everything in the fixed order (idempotent: every caller gets the same report). */
+  close(): Promise<CloseReport> {
+    this.accepting = false;
+    this.closing ??= closeHost(this.parts, this.graceMs);
+    return this.closing;
+  }
+
+  private agentIds(): Set<string> {
+    return new Set(this.world().agents.map((a) => a.id));
+  }
+
+  private assertOpen(): void {
+    if (!this.accepting) {
+      throw new FuseforksError('NOT_RUNNING', 'this village is closing; no new deliveries are accepted', {
+        fix: 'Open the village again to send more requests.',
+      });
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The host's view of conversations: which session is current, and the per-agent histories restored from it
+ * (from `exchange` records only, via the store's restore fold). Agent start reads from here, so starting an
+ * agent never wipes its history; switching sessions replaces what agents started afterwards receive.
+ */
+import type { DiagSink } from '../core/diag.js';
+import type { CoreEvent } from '../core/events.js';
+import type { RestoredSession } from '../core/sessions/restoreFold.js';
+import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { Exchange } from '../core/turn/ports.js';
+
+/** What an agent gets on start: its history window and its newest summary. */
+export interface AgentRestore {
+  history: Exchange[];
+  summary: string | null;
+}
+
+/** Which session a boot opens: the latest (GUI, serve, `ask --continue-session`) or a new one (`ask`). */
+export type BootSession = 'latest' | 'new';
+
+/** The current session and its restored state; a no-op shell when the village runs without a store. */
+export class HostSessions {
+  private current: string | null = null;
+  private restored: RestoredSession | null = null;
+
+  constructor(
+    readonly store: SessionStore | null,
+    private readonly diag: DiagSink,
+    private readonly emit: (event: CoreEvent) => void,
+  ) {}
+
+  /** The current session id, or null without a store. */
+  currentId(): string | null {
+    return this.current;
+  }
+
+  /** Opens the boot session and writes the `session` line of the startup band (counts only). */
+  async openAtBoot(mode: BootSession, agentIds: ReadonlySet<string>): Promise<void> {
+    if (this.store === null) return;
+    const meta = mode === 'new' ? await this.store.create() : await this.store.continueLatest();
+    this.adopt(meta.id, agentIds);
+  }
+
+  /** Starts a new, empty session and makes it current; emits conversationCleared then sessionSwitched. */
+  async newSession(agentIds: ReadonlySet<string>): Promise<string | null> {
+    if (this.store === null) return null;
+    const meta = await this.store.create();
+    this.adopt(meta.id, agentIds);
+    this.announce(meta.id);
+    return meta.id;
+  }
+
+  /** Switches to the most recently updated session (creating one when there is none). */
+  async continueLatest(agentIds: ReadonlySet<string>): Promise<string | null> {
+    if (this.store === null) return null;
+    const meta = await this.store.continueLatest();
+    if (meta.id !== this.current) {
+      this.adopt(meta.id, agentIds);
+      this.announce(meta.id);
+    }
+    return meta.id;
+  }
+
+  /** History and summary an agent starts with (empty without a store or a record). */
+  restoreFor(agentId: string): AgentRestore {
+    const history = this.restored?.histories.get(agentId) ?? [];
+    const summary = this.restored?.summaries.get(agentId)?.text ?? null;
+    return { history: [...history], summary };
+  }
+
+  private adopt(sessionId: string, agentIds: ReadonlySet<string>): void {
+    if (this.store === null) return;
+    const restored = this.store.restore(sessionId);
+    // Histories of agents that no longer exist are dropped and counted, as the original's boot does.
+    let dropped = 0;
+    for (const id of [...restored.histories.keys()]) {
+      if (!agentIds.has(id)) {
+        restored.histories.delete(id);
+        dropped += 1;
+      }
+    }
+    if (dropped > 0) this.diag.note('session', { dropped_histories: dropped }, 'warn');
+    this.current = sessionId;
+    this.restored = restored;
+    const c = restored.counts;
+    this.diag.note('session', {
+      id: sessionId,
+      opened: true,
+      messages: c.messages,
+      histories: restored.histories.size,
+      summaries: c.summaries,
+      skipped: c.skipped.futureVersion + c.skipped.malformed,
+    });
+  }
+
+  private announce(sessionId: string): void {
+    this.emit({ type: 'conversationCleared' });
+    this.emit({ type: 'sessionSwitched', sessionId });
+  }
+}

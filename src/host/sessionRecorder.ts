@@ -1,0 +1,76 @@
+/**
+ * The adapter from the LMDB session store to the supervisor's recorder seam. Records are appended in call order
+ * to the session that is current at call time; every append is tracked so `flush()` can wait until the turn record
+ * of an `ask` is durable before the process exits (SPEC §6.2 step 5). A failed append is one WARN with counts,
+ * never a crash and never a body.
+ */
+import type { DiagSink } from '../core/diag.js';
+import { isFuseforksError } from '../core/errors.js';
+import type { AgentMessage, CoreEvent } from '../core/events.js';
+import type { SessionRecordBody, TurnRecord } from '../core/sessions/records.js';
+import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { Exchange } from '../core/turn/ports.js';
+import type { SupervisorRecorder } from '../actors/recorder.js';
+
+/** What the adapter needs besides the store. */
+export interface SessionRecorderOptions {
+  store: SessionStore;
+  /** The session records go to now (null = nothing is recorded). */
+  sessionId(): string | null;
+  diag: DiagSink;
+  /** `turnRecorded` goes out here once a turn record is committed. */
+  emit(event: CoreEvent): void;
+}
+
+/** A SupervisorRecorder over a SessionStore, with a flush for the close path. */
+export class SessionRecorder implements SupervisorRecorder {
+  private readonly pending = new Set<Promise<void>>();
+  private failures = 0;
+
+  constructor(private readonly opts: SessionRecorderOptions) {}
+
+  /** Appends failed so far (counts only; the first failure of a run is noted once). */
+  get failedAppends(): number {
+    return this.failures;
+  }
+
+  appendMessage(message: AgentMessage): void {
+    this.append({ kind: 'message', message }, null);
+  }
+
+  appendExchange(agentId: string, exchange: Exchange): void {
+    this.append({ kind: 'exchange', agentId, sent: exchange.sent, replied: exchange.replied }, null);
+  }
+
+  appendTurn(record: TurnRecord): void {
+    this.append({ kind: 'turn', ...record }, record.agentId);
+  }
+
+  /** Resolves when every append issued so far has settled (committed or failed). */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private append(body: SessionRecordBody, turnOf: string | null): void {
+    const sessionId = this.opts.sessionId();
+    if (sessionId === null) return;
+    const write = this.opts.store.append(sessionId, body).then(
+      () => {
+        if (turnOf !== null) this.opts.emit({ type: 'turnRecorded', agentId: turnOf, sessionId });
+      },
+      (error: unknown) => {
+        this.failures += 1;
+        // One WARN per failure kind would still be noise on a full disk: note the first, count the rest.
+        if (this.failures === 1) {
+          this.opts.diag.note(
+            'session store',
+            { outcome: 'append_failed', kind: body.kind, code: isFuseforksError(error) ? error.code : 'UNKNOWN' },
+            'warn',
+          );
+        }
+      },
+    );
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
+  }
+}
