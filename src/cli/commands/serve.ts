@@ -1,0 +1,39 @@
+/**
+ * `fuseforks-cli serve …` — run the village headless until SIGINT/SIGTERM: schedules, the door, crash restarts
+ * (SPEC §6.3). Thin: signal handlers first, parse, then the lazily loaded `runServe`.
+ */
+import { Command } from '@oclif/core';
+import { eventsFlags, villageFlags } from '../flags.js';
+import { CliOutput } from '../output.js';
+import { SignalWatch } from '../signals.js';
+import { readBuildVersion } from '../version.js';
+
+/** The `serve` command. */
+export default class Serve extends Command {
+  static override summary = 'Run the village without the GUI until SIGINT or SIGTERM.';
+  static override description =
+    'Starts the start set, runs schedules and the door (when enabled on this shelf) and restarts crashed workers. ' +
+    'The first SIGINT/SIGTERM closes cleanly (exit 0, grace 30 s); a second exits at once.';
+  static override examples = ['<%= config.bin %> serve --data-dir /data --start batch --secrets env'];
+  static override flags = { ...villageFlags, ...eventsFlags };
+
+  async run(): Promise<void> {
+    const signals = new SignalWatch();
+    const { flags } = await this.parse(Serve);
+    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human');
+    const { runServe } = await import('../serve/runServe.js');
+    process.exitCode = await runServe(
+      {
+        dataDir: flags['data-dir'],
+        start: flags.start,
+        secrets: flags.secrets,
+        bypassPlanReview: flags['bypass-plan-review'],
+        runApproval: flags['run-approval'],
+        appVersion: readBuildVersion(),
+      },
+      output,
+      signals,
+    );
+    signals.dispose();
+  }
+}

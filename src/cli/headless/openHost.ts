@@ -1,0 +1,40 @@
+/**
+ * Boots the host for `ask` / `serve` (lazy: the host, the actors and lmdb load only here, never for `--help` or
+ * `check`), wires `--events jsonl`, and maps a boot failure to one CLI note and its exit code (4 held, 5 broken).
+ */
+import { isFuseforksError } from '../../core/errors.js';
+import type { Host } from '../../host/host.js';
+import type { HostOptions } from '../../host/buildHost.js';
+import { exitForBootError, type ExitCode } from '../exitCodes.js';
+import type { CliOutput } from '../output.js';
+
+/** A host, or the exit code of a boot that failed (already reported). */
+export type Opened = { ok: true; host: Host } | { ok: false; exit: ExitCode };
+
+/** `buildHost` with the CLI's stderr mode; under jsonl every CoreEvent is streamed as one line. */
+export async function openHost(dataDir: string, options: Omit<HostOptions, 'stderrMode'>, output: CliOutput): Promise<Opened> {
+  const [{ buildHost }, { HostPaths }] = await Promise.all([import('../../host/buildHost.js'), import('../../host/hostPaths.js')]);
+  try {
+    const host = await buildHost(new HostPaths(dataDir), { ...options, stderrMode: output.mode === 'jsonl' ? 'jsonl' : 'human' });
+    if (output.mode === 'jsonl') host.events.subscribe((event) => output.event(event));
+    return { ok: true, host };
+  } catch (error) {
+    if (!isFuseforksError(error)) throw error;
+    output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    return { ok: false, exit: exitForBootError(error.code) };
+  }
+}
+
+/** Closes the host; past the grace, one stderr note that spend records may be missing. */
+export async function closeAndReport(host: Host, output: CliOutput): Promise<boolean> {
+  const report = await host.close();
+  if (report.graceExceeded) {
+    output.note({
+      level: 'warn',
+      code: 'CLOSE_GRACE_EXCEEDED',
+      message: 'Some agents did not stop within 30 s; the spend (turn) records of their last turns may be missing.',
+      fix: 'Check fuseforks.log for the last turn lines of each agent.',
+    });
+  }
+  return report.graceExceeded;
+}
