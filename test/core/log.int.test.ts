@@ -104,7 +104,7 @@ describe('openDiagLog', () => {
     const file = path.join(dir, LOG_FILE);
     const old = path.join(dir, LOG_OLD_FILE);
     let n = 0;
-    while (!fs.existsSync(old)) log.note('tick', { n: n++ });
+    while (!fs.existsSync(old) && n < 10_000) log.note('tick', { n: n++ });
     const firstOld = fs.readFileSync(old, 'utf8');
     expect(firstOld.length).toBeGreaterThanOrEqual(threshold);
     expect(firstOld.length).toBeLessThan(threshold + 200);
@@ -112,7 +112,7 @@ describe('openDiagLog', () => {
     expect(readLines().map((l) => l.n)).toEqual([n - 1]);
 
     // A second rotation replaces .old: one generation only.
-    while (fs.readFileSync(old, 'utf8') === firstOld) log.note('tick', { n: n++ });
+    while (fs.readFileSync(old, 'utf8') === firstOld && n < 20_000) log.note('tick', { n: n++ });
     expect(fs.readdirSync(dir).sort()).toEqual([LOG_FILE, LOG_OLD_FILE]);
     // The new .old starts where the first rotation's fresh file started: nothing lost, nothing duplicated.
     const firstOldLast = JSON.parse(firstOld.trimEnd().split('\n').at(-1)!) as { n: number };
