@@ -7,7 +7,9 @@
  * A failure after the lock closes exactly what was built, in the close order, then rethrows.
  */
 import type { FuseforksError } from '../core/errors.js';
+import { openDiagLog, type LogStderrMode } from '../core/log.js';
 import { openSessionStore } from '../core/sessions/openSessionStore.js';
+import { StartupBand } from '../core/startupBand.js';
 import { checkSecretNames, openSecretStore, type SecretSource } from '../core/secrets/openSecretStore.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { RunApprovalMode } from '../core/tools/contract.js';
@@ -26,7 +28,6 @@ import {
 } from './bootSteps.js';
 import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
 import { Host } from './host.js';
-import { openHostLog, type LogStderrMode } from './hostLog.js';
 import type { HostPaths } from './hostPaths.js';
 import { HostSessions, type BootSession } from './hostSessions.js';
 import { promptMaterialReader } from './promptMaterial.js';
@@ -38,7 +39,7 @@ export interface HostOptions {
   /** Written in the `version: app=… profile=…` line. */
   appVersion: string;
   /** `release` for built code (default), `debug` for a dev build. */
-  profile?: string;
+  profile?: 'debug' | 'release';
   /** Where API keys come from (the GUI always uses the keyring). */
   secrets: SecretSource;
   /** Construct the schedule ticker (GUI, serve). Off: `lastConsumedDueMs` is never touched. */
@@ -71,11 +72,12 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
   const v = paths.village;
   const env = options.env ?? process.env;
   const lock = lockVillage(v);
-  const log = openHostLog(v.workspace, options.stderrMode ?? 'none');
+  // Opened only now, with the lock held: a refused start never writes into the holder's log. Writes `started`.
+  const log = openDiagLog({ workspaceDir: v.workspace, stderrMode: options.stderrMode ?? 'none' });
   const parts: HostParts = { lock, log };
   try {
-    log.note('started');
-    log.note('version', { app: options.appVersion, profile: options.profile ?? 'release' });
+    const band = new StartupBand(log);
+    band.version(options.appVersion, options.profile ?? 'release');
     const secrets = options.secretStore ?? openSecretStore(options.secrets, env);
     const worldDoc = await bootstrapWorldFile(v, secrets, log, options.createIfMissing === true, env);
     const world = worldDoc.world;
@@ -84,7 +86,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const supervisorRef: { current: Supervisor | null } = { current: null };
     const emit = (event: Parameters<Supervisor['bus']['emit']>[0]): void => supervisorRef.current?.bus.emit(event);
     const sessions = new HostSessions(opened.store, log, emit);
-    await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id)));
+    band.sessionOpened(await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id))));
     const recorder = opened.store === null ? null : new SessionRecorder({ store: opened.store, sessionId: () => sessions.currentId(), diag: log, emit });
     parts.recorder = recorder;
     const schedules = await openSchedules(v, world, log);

@@ -6,10 +6,10 @@
  * fails half-way would leave the village lock held by a process that thinks it is done.
  */
 import type { DiagSink } from '../core/diag.js';
+import type { DiagLog } from '../core/log.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import type { Closable } from './bootSteps.js';
-import type { HostLog } from './hostLog.js';
 import type { SessionRecorder } from './sessionRecorder.js';
 import type { VillageLock } from './villageLock.js';
 
@@ -19,7 +19,7 @@ export const CLOSE_GRACE_MS = 30_000;
 /** What a (possibly half-built) host owns. */
 export interface HostParts {
   lock: VillageLock;
-  log?: HostLog | null;
+  log?: DiagLog | null;
   stopDeliveries?: () => Promise<void>;
   door?: Closable | null;
   mcp?: Closable | null;

@@ -7,6 +7,7 @@ import type { DiagSink } from '../core/diag.js';
 import type { CoreEvent } from '../core/events.js';
 import type { RestoredSession } from '../core/sessions/restoreFold.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { SessionOpenedCounts } from '../core/startupBand.js';
 import type { Exchange } from '../core/turn/ports.js';
 
 /** What an agent gets on start: its history window and its newest summary. */
@@ -34,18 +35,18 @@ export class HostSessions {
     return this.current;
   }
 
-  /** Opens the boot session and writes the `session` line of the startup band (counts only). */
-  async openAtBoot(mode: BootSession, agentIds: ReadonlySet<string>): Promise<void> {
-    if (this.store === null) return;
+  /** Opens the boot session; returns the counts for the startup band's `session opened` line (null: no store). */
+  async openAtBoot(mode: BootSession, agentIds: ReadonlySet<string>): Promise<SessionOpenedCounts | null> {
+    if (this.store === null) return null;
     const meta = mode === 'new' ? await this.store.create() : await this.store.continueLatest();
-    this.adopt(meta.id, agentIds);
+    return this.adopt(meta.id, agentIds);
   }
 
   /** Starts a new, empty session and makes it current; emits conversationCleared then sessionSwitched. */
   async newSession(agentIds: ReadonlySet<string>): Promise<string | null> {
     if (this.store === null) return null;
     const meta = await this.store.create();
-    this.adopt(meta.id, agentIds);
+    this.diag.note('session switched', { ...this.adopt(meta.id, agentIds) });
     this.announce(meta.id);
     return meta.id;
   }
@@ -55,7 +56,7 @@ export class HostSessions {
     if (this.store === null) return null;
     const meta = await this.store.continueLatest();
     if (meta.id !== this.current) {
-      this.adopt(meta.id, agentIds);
+      this.diag.note('session switched', { ...this.adopt(meta.id, agentIds) });
       this.announce(meta.id);
     }
     return meta.id;
@@ -68,9 +69,8 @@ export class HostSessions {
     return { history: [...history], summary };
   }
 
-  private adopt(sessionId: string, agentIds: ReadonlySet<string>): void {
-    if (this.store === null) return;
-    const restored = this.store.restore(sessionId);
+  private adopt(sessionId: string, agentIds: ReadonlySet<string>): SessionOpenedCounts {
+    const restored = (this.store as SessionStore).restore(sessionId);
     // Histories of agents that no longer exist are dropped and counted, as the original's boot does.
     let dropped = 0;
     for (const id of [...restored.histories.keys()]) {
@@ -83,14 +83,13 @@ export class HostSessions {
     this.current = sessionId;
     this.restored = restored;
     const c = restored.counts;
-    this.diag.note('session', {
+    return {
       id: sessionId,
-      opened: true,
       messages: c.messages,
       histories: restored.histories.size,
       summaries: c.summaries,
       skipped: c.skipped.futureVersion + c.skipped.malformed,
-    });
+    };
   }
 
   private announce(sessionId: string): void {
