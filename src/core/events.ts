@@ -77,6 +77,12 @@ export interface PlanTaskBrief {
   msgChars: number;
 }
 
+/** One task of a wave waiting for review: the GUI shows the whole message so a person can judge it. */
+export interface PlanReviewTask {
+  to: string;
+  message: string;
+}
+
 export type CoreEvent =
   | { type: 'agentStatusChanged'; agentId: string; status: AgentStatus }
   | {
@@ -108,6 +114,8 @@ export type CoreEvent =
       tasks: PlanTaskBrief[];
       startedAtMs: number;
     }
+  | { type: 'planReviewRequested'; planId: number; agentId: string; wave: number; tasks: PlanReviewTask[] }
+  | { type: 'planReviewResolved'; planId: number; agentId: string; approved: boolean }
   | { type: 'planTaskResolved'; planId: number; to: string; state: PlanTaskState; elapsedMs: number }
   | { type: 'planWaveFinished'; planId: number; bundleChars: number; elapsedMs: number };
 
@@ -134,6 +142,8 @@ export const CORE_EVENT_TYPES = [
   'turnInterrupted',
   'hopLimitReached',
   'planWaveStarted',
+  'planReviewRequested',
+  'planReviewResolved',
   'planTaskResolved',
   'planWaveFinished',
 ] as const satisfies readonly CoreEventType[];

@@ -43,6 +43,8 @@ const sampleEvents: { [K in CoreEventType]: Extract<CoreEvent, { type: K }> } = 
   turnInterrupted: { type: 'turnInterrupted', agentId: 'a', turnSeq: 1 },
   hopLimitReached: { type: 'hopLimitReached', agentId: 'a', maxHops: 8 },
   planWaveStarted: { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [], startedAtMs: 0 },
+  planReviewRequested: { type: 'planReviewRequested', planId: 1, agentId: 'a', wave: 1, tasks: [{ to: 'b', message: 'm' }] },
+  planReviewResolved: { type: 'planReviewResolved', planId: 1, agentId: 'a', approved: true },
   planTaskResolved: { type: 'planTaskResolved', planId: 1, to: 'b', state: 'answered', elapsedMs: 3 },
   planWaveFinished: { type: 'planWaveFinished', planId: 1, bundleChars: 10, elapsedMs: 3 },
 };

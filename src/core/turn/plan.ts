@@ -2,10 +2,11 @@
  * The `plan` tool: one wave of parallel asks to several connections, answers bundled in input order
  * (core.md §2.6). Validation is all-or-nothing, so a bad plan sends nothing.
  */
+import type { PlanReviewDecision } from './ports.js';
 import type { PlanTaskState } from '../events.js';
 import type { Language } from '../world/types.js';
 import type { DeliveryResult, RosterEntry, TurnPorts } from './ports.js';
-import { hopLimitRefusal, planInterrupted, planInvalid } from './wording.js';
+import { hopLimitRefusal, planInterrupted, planInvalid, planRejected, planReviewUnavailable } from './wording.js';
 
 /** One validated task. */
 export interface PlanTask {
@@ -72,6 +73,8 @@ export interface PlanContext {
   allocatePlanId(): number;
   /** 1-based wave number this call would start. */
   wave: number;
+  /** This agent's waves wait for a person (`planReview`), unless the run bypasses review. */
+  needsReview: boolean;
 }
 
 /** The tool body and whether a wave actually went out (it counts in `waves=`). */
@@ -85,7 +88,33 @@ function abortPromise(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/** Runs one plan call: validate → hop check → wave → bundle. Never throws. */
+/**
+ * Holds the wave until a person decides (issue 8: no delivery and no tokens meanwhile). Returns null when approved,
+ * else the tool body to give the facilitator. Never throws.
+ */
+async function holdForReview(planId: number, tasks: PlanTask[], ctx: PlanContext): Promise<string | null> {
+  const { ports, agentId, language } = ctx;
+  if (ports.reviewPlan === undefined) return planReviewUnavailable(language);
+  const request = { planId, agentId, wave: ctx.wave, tasks: tasks.map((t) => ({ to: t.to, message: t.message })) };
+  ports.emit({ type: 'planReviewRequested', ...request });
+  ports.diag.note('plan review', { agent: agentId, wave: ctx.wave, plan: planId, tasks: tasks.length });
+  let decision: PlanReviewDecision;
+  try {
+    decision = await ports.reviewPlan(request, ctx.signal);
+  } catch {
+    // An interrupt (or a reviewer that went away) while waiting: the wave never went out.
+    decision = { kind: 'rejected', note: null };
+    if (ctx.signal.aborted) {
+      ports.emit({ type: 'planReviewResolved', planId, agentId, approved: false });
+      return planInterrupted(language);
+    }
+  }
+  ports.emit({ type: 'planReviewResolved', planId, agentId, approved: decision.kind === 'approved' });
+  ports.diag.note('plan review resolved', { agent: agentId, plan: planId, approved: decision.kind === 'approved' });
+  return decision.kind === 'approved' ? null : planRejected(language, decision.note);
+}
+
+/** Runs one plan call: validate → hop check → (review) → wave → bundle. Never throws. */
 export async function runPlan(args: unknown, ctx: PlanContext): Promise<PlanRun> {
   const { ports, agentId, language } = ctx;
   const check = validatePlan(
@@ -101,6 +130,10 @@ export async function runPlan(args: unknown, ctx: PlanContext): Promise<PlanRun>
   }
   const tasks = check.tasks;
   const planId = ctx.allocatePlanId();
+  if (ctx.needsReview) {
+    const held = await holdForReview(planId, tasks, ctx);
+    if (held !== null) return { body: held, waveStarted: false };
+  }
   const startedAt = ctx.now();
   ports.diag.note('plan wave', {
     agent: agentId,

@@ -46,6 +46,16 @@ export interface HandoffRequest {
   hop: number;
 }
 
+/** A `plan` wave of a `planReview` agent, held before delivery until a person decides (issue 8). */
+export interface PlanReviewRequest {
+  planId: number;
+  agentId: string;
+  wave: number;
+  tasks: Array<{ to: string; message: string }>;
+}
+
+export type PlanReviewDecision = { kind: 'approved' } | { kind: 'rejected'; note: string | null };
+
 export interface TurnPorts {
   /** `ask_*` and each `plan` task: deliver and wait for the answer. Never throws; the outcome is the state. */
   deliverAndWait(request: DeliveryRequest, signal: AbortSignal): Promise<DeliveryResult>;
@@ -53,6 +63,11 @@ export interface TurnPorts {
   notice(text: string): void;
   emit(event: CoreEvent): void;
   diag: DiagSink;
+  /**
+   * Holds a `planReview` agent's wave until a person approves or rejects it (no delivery, no tokens meanwhile).
+   * Absent when nobody can review (headless): such a wave is refused unless `TurnInput.bypassPlanReview`.
+   */
+  reviewPlan?(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision>;
 }
 
 /** One other agent as the roster shows it. */
@@ -106,6 +121,8 @@ export interface TurnInput {
   lastCallMilli: number;
   workspaceDir: string;
   runApproval: RunApprovalMode;
+  /** Headless `--bypass-plan-review`: this run lets `planReview` waves through without asking anyone. */
+  bypassPlanReview?: boolean;
 }
 
 export interface TurnDeps {

@@ -95,6 +95,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
       now: deps.now,
       allocatePlanId: state.allocatePlanId,
       wave: state.waves + 1,
+      needsReview: input.agent.planReview && input.bypassPlanReview !== true,
     });
     if (run.waveStarted) state.waves += 1;
     body = run.body;

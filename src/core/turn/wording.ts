@@ -103,6 +103,23 @@ export const planInvalid = (language: Language, problem: string): string =>
 export const planInterrupted = (language: Language): string =>
   t(language, 'plan は中断されました。答えは集まっていません。', 'The plan was interrupted; no answers were collected.');
 
+/** Body of a plan a person rejected in review (nothing was sent). */
+export const planRejected = (language: Language, note: string | null): string =>
+  t(
+    language,
+    `この plan は人の確認で却下されました（何も送っていません）。${note ? `理由: ${note}。` : ''}` +
+      '同じ plan を出し直さず、手元の情報で答えるか、やり方を変えてください。',
+    `A person rejected this plan in review; nothing was sent.${note ? ` Reason: ${note}.` : ''} ` +
+      'Do not send the same plan again: answer with what you have, or change the approach.',
+  );
+/** Body of a plan that needs a person's review when nobody can review it (and no bypass was given). */
+export const planReviewUnavailable = (language: Language): string =>
+  t(
+    language,
+    'この個体の plan は人の確認が必要ですが、確認できる人がいません。plan を使わずに答えてください。',
+    "This agent's plans need a person's review, and no reviewer is attached; answer without a plan.",
+  );
+
 /** What a waiting asker receives when the asked agent handed the conversation on. */
 export const handedOffReply = (language: Language, names: string[]): string =>
   t(
