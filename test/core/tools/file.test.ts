@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTool } from '../../../src/core/tools/file.js';
-import { TRASH_DIR_NAME, trashStamp } from '../../../src/core/tools/fileOps.js';
+import { removeOp, TRASH_DIR_NAME, trashStamp } from '../../../src/core/tools/fileOps.js';
 import { bodyOf, hashTree, makeSandbox, okOf, toolCtx, type Sandbox } from './fixtures.js';
 
 let box: Sandbox;
@@ -106,6 +106,16 @@ describe('file: happy paths and limits', () => {
     expect(okOf(await call({ op: 'write', path: 'x.txt' }))).toBe(false);
     const none = await fileTool.call({ op: 'read', path: 'a.txt' }, toolCtx(box, { workDir: null }));
     expect(bodyOf(none)).toMatch(/Ask the user to set a work folder/);
+  });
+
+  it('two removes in the same millisecond keep both entries', async () => {
+    const { realpathSync } = await import('node:fs');
+    const root = realpathSync(box.root);
+    for (const body of ['one', 'two']) {
+      writeFileSync(join(root, 'same.txt'), body);
+      await removeOp(root, join(root, 'same.txt'), 'same.txt', 'en', 1_000);
+    }
+    expect(readdirSync(join(root, TRASH_DIR_NAME)).sort()).toEqual(['19700101T000001000Z-same.txt', '19700101T000001000Z-same.txt-2']);
   });
 
   it('trash stamps are file-name safe', () => {

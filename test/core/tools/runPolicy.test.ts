@@ -40,6 +40,8 @@ describe('matchesPattern', () => {
     ['GIT status', 'git', ['status'], true],
     ['git Status', 'git', ['status'], false],
     ['*', 'git', [], false],
+    ['*', '*', [], false],
+    ['* *', '*', ['x'], false],
     ['* status', 'git', ['status'], false],
     ['git * status', 'git', ['x', 'status'], false],
     ['git * status', 'git', ['*', 'status'], true],
