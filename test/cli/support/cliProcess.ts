@@ -1,0 +1,164 @@
+/**
+ * Runs the BUILT fuseforks-cli (`node bin/run.js`) as an async child process, so a loopback stub LLM in the test
+ * process keeps answering while the child runs (spawnSync would freeze it). Children are killed after 60 s at most;
+ * `FUSEFORKS_SECRET_*` of the test environment never leak in.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const KILL_AFTER_MS = 60_000;
+
+/** Builds dist/ once per suite (emit errors in others' half-done files do not block emitting). */
+export function buildDist(): void {
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js missing after the build');
+}
+
+/** A finished child. */
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A started child: wait for it, watch its stderr lines, signal it. */
+export interface CliChild {
+  child: ChildProcess;
+  done: Promise<CliRun>;
+  /** Resolves with the first stderr line matching `test`. */
+  stderrLine(test: (line: string) => boolean): Promise<string>;
+}
+
+/** A clean environment: the parent's, without secrets, plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('FUSEFORKS_SECRET_')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+/** Spawns `node bin/run.js …args`. */
+export function startCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string): CliChild {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, env: cleanEnv(extraEnv), stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  const watchers: Array<{ test: (line: string) => boolean; resolve: (line: string) => void }> = [];
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    partial += d;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      for (const w of [...watchers]) {
+        if (w.test(line)) {
+          watchers.splice(watchers.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    }
+  });
+  if (stdin !== undefined) child.stdin.end(stdin);
+  else child.stdin.end();
+  const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+  const done = new Promise<CliRun>((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    done,
+    stderrLine: (test) => new Promise((resolve) => watchers.push({ test, resolve })),
+  };
+}
+
+/** Runs the CLI to the end. */
+export function runCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string): Promise<CliRun> {
+  return startCli(args, extraEnv, stdin).done;
+}
+
+/** A temp dir that `cleanup` removes. */
+export class Temps {
+  private readonly dirs: string[] = [];
+  make(prefix = 'ff-e2e-'): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+  cleanup(): void {
+    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One agent of a test village. */
+export interface TestAgent {
+  id: string;
+  template?: string;
+  batchStart?: boolean;
+  connectedAgents?: string[];
+  maxToolIterations?: number | null;
+}
+
+/** Writes a village (world.json only) into a fresh data dir; templates point at `baseUrl`. */
+export function makeVillage(
+  temps: Temps,
+  opts: { baseUrl: string; agents?: TestAgent[]; world?: Record<string, unknown>; credential?: 'keyring' | 'not_required' },
+): string {
+  const dir = temps.make();
+  const agents = opts.agents ?? [{ id: 'desk' }, { id: 'helper' }];
+  const world = {
+    agents: agents.map((a, i) => ({
+      id: a.id,
+      name: a.id.toUpperCase(),
+      modelTemplateId: a.template ?? 'stub',
+      connectedAgents: a.connectedAgents ?? [],
+      order: i,
+      batchStart: a.batchStart ?? true,
+      maxToolIterations: a.maxToolIterations ?? null,
+    })),
+    groups: [],
+    modelTemplates: [
+      {
+        id: 'stub',
+        name: 'Stub',
+        baseUrl: opts.baseUrl,
+        model: 'stub-model',
+        credential: opts.credential ?? 'keyring',
+        provider: 'open_ai_compat',
+        maxRetries: 1,
+      },
+    ],
+    roles: [],
+    language: 'en',
+    reception: agents[0]?.id ?? null,
+    tokenBudget: 1_000_000,
+    ...opts.world,
+  };
+  mkdirSync(join(dir, 'workspace'), { recursive: true });
+  writeFileSync(join(dir, 'workspace/world.json'), `${JSON.stringify(world, null, 2)}\n`);
+  return dir;
+}
+
+/** Copies the bundled example village into a fresh data dir. */
+export function exampleVillage(temps: Temps): string {
+  const dir = temps.make();
+  cpSync(join(ROOT, 'examples/village'), dir, { recursive: true });
+  return dir;
+}
+
+/** The parsed JSON lines of fuseforks.log (empty when absent). */
+export function logRecords(dataDir: string): Array<Record<string, unknown>> {
+  const file = join(dataDir, 'workspace/fuseforks.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
