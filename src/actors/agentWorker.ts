@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { BudgetPool } from '../core/budget/budgetPool.js';
 import { createBackend } from '../core/llm/factory.js';
 import { MemorySecretStore } from '../core/secrets/secretStore.js';
-import { ToolRegistry } from '../core/tools/registry.js';
+import { createToolBox } from '../core/tools/builtins.js';
 import { runTurn } from '../core/turn/turnEngine.js';
 import { serveAgent } from './workerLoop.js';
 
@@ -20,7 +20,7 @@ serveAgent(parentPort, {
     return createBackend(init.template, secrets, init.backendMode);
   },
   makeTools: (init) =>
-    new ToolRegistry([], {
+    createToolBox({
       agentId: init.agent.id,
       workDir: init.agent.workDir,
       enabledTools: init.agent.enabledTools,
