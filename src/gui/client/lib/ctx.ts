@@ -1,0 +1,38 @@
+/**
+ * The context every component injects (built in main.js): store, translator, language, theme, in-app confirm.
+ */
+import { inject, type Ref } from 'vue';
+import type { Store, Translate } from './store.js';
+
+/** One pending in-app confirmation. */
+export interface ConfirmRequest {
+  text: string;
+  danger: boolean;
+  resolve(ok: boolean): void;
+}
+
+/** The app context. */
+export interface Ctx {
+  store: Store;
+  t: Translate;
+  lang: Ref<'ja' | 'en'>;
+  setLang(value: string): void;
+  theme: Ref<'light' | 'dark'>;
+  toggleTheme(): void;
+  confirm(text: string, danger?: boolean): Promise<boolean>;
+  confirmQueue: ConfirmRequest[];
+}
+
+/** The injected context (throws when a component is mounted outside the app). */
+export function useCtx(): Ctx {
+  const ctx = inject<Ctx>('ctx');
+  if (ctx === undefined) throw new Error('Fuseforks context is missing');
+  return ctx;
+}
+
+/** Avatar hue from a name (stable across reloads). */
+export function hueOf(name: string): number {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + (ch.codePointAt(0) ?? 0)) % 360;
+  return h;
+}

@@ -1,0 +1,164 @@
+/**
+ * The one client store (reference gui.md §4, §7 items 1–2): boot gate, event stream subscribed BEFORE the first
+ * read, single-flight re-read with one trailing run, and `mutate` that adopts the server's re-read answer (or
+ * re-reads on failure) — never a locally assumed value. DOM-free: the transport is injected (browser: fetch +
+ * EventSource; tests: anything).
+ */
+import { reactive } from 'vue';
+import type { BootStatus, CoreEvent, ErrorPayload, GuiState } from './types.js';
+import { adoptState, applyEvent, emptyView, type Toast, type View } from './view.js';
+
+/** How the store reaches the server. */
+export interface Transport {
+  /** One JSON request; resolves with the status and parsed body (never rejects for an HTTP error status). */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** Opens the event stream; returns its closer. */
+  events(onEvent: (event: CoreEvent) => void): () => void;
+  /** Timer seam (polling, toast expiry). */
+  later(fn: () => void, ms: number): void;
+  now(): number;
+}
+
+/** A refused request, carrying the server's error wire. */
+export class ApiError extends Error {
+  constructor(readonly wire: ErrorPayload) {
+    super(wire.message);
+  }
+}
+
+/** Boot polling period (ms), as the original. */
+export const BOOT_POLL_MS = 250;
+/** Info toasts vanish after this long (ms). */
+export const INFO_TOAST_MS = 4000;
+
+/** Reactive store state. */
+export interface StoreState {
+  boot: BootStatus;
+  view: View;
+  toasts: Toast[];
+  selected: string | null;
+}
+
+/** Translator used for toasts (the UI's `t`). */
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+/** Builds the store over a transport. */
+export function createStore(transport: Transport, t: Translate) {
+  const state = reactive<StoreState>({ boot: { state: 'booting' }, view: emptyView(), toasts: [] as Toast[], selected: null });
+  let toastSeq = 0;
+  let inFlight: Promise<void> | null = null;
+  let again = false;
+  let closeEvents: (() => void) | null = null;
+
+  function toast(level: Toast['level'], text: string): void {
+    const id = (toastSeq += 1);
+    state.toasts.push({ id, level, text });
+    if (level === 'info') transport.later(() => dismiss(id), INFO_TOAST_MS);
+  }
+
+  function dismiss(id: number): void {
+    const i = state.toasts.findIndex((x) => x.id === id);
+    if (i >= 0) state.toasts.splice(i, 1);
+  }
+
+  function errorText(wire: ErrorPayload): string {
+    return `${wire.code}: ${wire.message}${wire.fix === undefined ? '' : ` — ${wire.fix}`}`;
+  }
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await transport.request(method, path, body);
+    if (res.status >= 400) {
+      const wire = (res.body ?? {}) as Partial<ErrorPayload>;
+      throw new ApiError({ code: wire.code ?? 'BUG', message: wire.message ?? `HTTP ${res.status}`, retryable: wire.retryable ?? false, ...(wire.fix ? { fix: wire.fix } : {}) });
+    }
+    return res.body as T;
+  }
+
+  function adopt(next: GuiState): void {
+    adoptState(state.view, next);
+    const ids = next.world.agents.map((a) => a.id);
+    if (state.selected === null || !ids.includes(state.selected)) state.selected = ids[0] ?? null;
+  }
+
+  /** Re-reads everything; concurrent callers share one read plus at most one trailing read. */
+  function refresh(): Promise<void> {
+    if (inFlight !== null) {
+      again = true;
+      return inFlight;
+    }
+    inFlight = (async () => {
+      try {
+        do {
+          again = false;
+          adopt(await call<GuiState>('GET', '/api/state'));
+        } while (again);
+      } finally {
+        inFlight = null;
+      }
+    })();
+    return inFlight;
+  }
+
+  /** One mutation: adopt the answer (it is the re-read state); on failure toast the error and re-read. */
+  async function mutate(method: string, path: string, body?: unknown): Promise<GuiState | null> {
+    try {
+      const answer = await call<GuiState>(method, path, body);
+      if (answer !== null && typeof answer === 'object' && 'world' in answer) adopt(answer);
+      return answer;
+    } catch (error) {
+      toast('error', error instanceof ApiError ? errorText(error.wire) : String(error));
+      await refresh().catch(() => undefined);
+      return null;
+    }
+  }
+
+  /** A read that only toasts on failure. */
+  async function read<T>(path: string): Promise<T | null> {
+    try {
+      return await call<T>('GET', path);
+    } catch (error) {
+      toast('error', error instanceof ApiError ? errorText(error.wire) : String(error));
+      return null;
+    }
+  }
+
+  function onEvent(event: CoreEvent): void {
+    const effect = applyEvent(state.view, event, transport.now());
+    if (effect.toast !== undefined) toast(effect.toast.level, t(effect.toast.key, effect.toast.params));
+    if (effect.refresh) void refresh().catch(() => undefined);
+  }
+
+  /** Polls /api/boot until ready or failed; when ready: events first, then the first read. */
+  async function init(): Promise<void> {
+    state.boot = { state: 'booting' };
+    for (;;) {
+      let boot: BootStatus;
+      try {
+        boot = await call<BootStatus>('GET', '/api/boot');
+      } catch (error) {
+        state.boot = { state: 'failed', error: error instanceof ApiError ? error.wire : { code: 'BUG', message: String(error), retryable: true } };
+        return;
+      }
+      if (boot.state === 'failed') {
+        state.boot = boot;
+        return;
+      }
+      if (boot.state === 'ready') break;
+      await new Promise<void>((resolve) => transport.later(resolve, BOOT_POLL_MS));
+    }
+    closeEvents?.();
+    closeEvents = transport.events(onEvent);
+    try {
+      await refresh();
+      state.boot = { state: 'ready' };
+    } catch (error) {
+      // A read failure after boot is retryable (the overlay offers Retry), unlike a backend boot failure.
+      state.boot = { state: 'failed', error: error instanceof ApiError ? { ...error.wire, retryable: true } : { code: 'BUG', message: String(error), retryable: true } };
+    }
+  }
+
+  return { state, init, refresh, mutate, read, toast, dismiss };
+}
+
+/** The store's public surface. */
+export type Store = ReturnType<typeof createStore>;

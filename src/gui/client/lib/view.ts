@@ -1,0 +1,117 @@
+/**
+ * The client's projection of the village: the last server state plus what events add between reads (statuses,
+ * typing, stats, messages, tool lines, failures). `applyEvent` is the pure reaction table of reference gui.md
+ * §4.3; it says when a full re-read is needed instead of patching.
+ */
+import type { AgentMessage, AgentStatus, CoreEvent, GuiState } from './types.js';
+
+/** Messages kept (gui.md §4.1). */
+export const MESSAGE_CAP = 500;
+
+/** A thin line in the chat: a tool run or a notice. */
+export interface ChatLine {
+  id: string;
+  kind: 'tool' | 'notice';
+  agentId: string;
+  text: string;
+  ok: boolean;
+  tsMs: number;
+}
+
+/** A toast. `info` ones vanish after a few seconds; warn/error stay until closed. */
+export interface Toast {
+  id: number;
+  level: 'info' | 'warn' | 'error';
+  text: string;
+}
+
+/** Everything the screens render. */
+export interface View {
+  server: GuiState | null;
+  status: Record<string, AgentStatus>;
+  typing: Record<string, boolean>;
+  interruptPending: Record<string, boolean>;
+  tokens: Record<string, number>;
+  lastError: Record<string, string>;
+  messages: AgentMessage[];
+  lines: ChatLine[];
+}
+
+/** An empty view (before boot). */
+export function emptyView(): View {
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [] };
+}
+
+/** Replaces the server part after a read or a mutation's answer; events since then stay applied. */
+export function adoptState(view: View, state: GuiState): void {
+  view.server = state;
+  view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, s.status]));
+  view.messages = state.messages.slice(-MESSAGE_CAP);
+  for (const id of Object.keys(view.typing)) {
+    if (view.status[id] !== 'running') delete view.typing[id];
+  }
+}
+
+/** What a caller does after an event besides the patch. */
+export interface EventEffect {
+  refresh: boolean;
+  toast?: { level: Toast['level']; key: string; params: Record<string, string | number> };
+}
+
+let lineSeq = 0;
+
+/** Applies one event to the view (gui.md §4.3). */
+export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEffect {
+  switch (event.type) {
+    case 'agentStatusChanged':
+      view.status[event.agentId] = event.status;
+      if (event.status !== 'running' && event.status !== 'starting') {
+        delete view.typing[event.agentId];
+        delete view.interruptPending[event.agentId];
+      }
+      return { refresh: false };
+    case 'agentStatsUpdated':
+      view.tokens[event.agentId] = event.totalTokens;
+      return { refresh: false };
+    case 'messageSent':
+      if (!view.messages.some((m) => m.id === event.message.id)) {
+        view.messages.push(event.message);
+        if (view.messages.length > MESSAGE_CAP) view.messages.splice(0, view.messages.length - MESSAGE_CAP);
+      }
+      return { refresh: false };
+    case 'agentTyping':
+      if (event.active) view.typing[event.agentId] = true;
+      else {
+        delete view.typing[event.agentId];
+        delete view.interruptPending[event.agentId];
+      }
+      return { refresh: false };
+    case 'turnInterrupted':
+      delete view.interruptPending[event.agentId];
+      return { refresh: false };
+    case 'toolInvoked':
+      view.lines.push({ id: `l${(lineSeq += 1)}`, kind: 'tool', agentId: event.agentId, text: event.tool, ok: event.ok, tsMs: nowMs });
+      if (view.lines.length > MESSAGE_CAP) view.lines.splice(0, view.lines.length - MESSAGE_CAP);
+      return { refresh: false };
+    case 'agentFailed':
+      view.lastError[event.agentId] = `${event.error.code}: ${event.error.message}`;
+      return { refresh: false, toast: { level: 'error', key: 'toast.agentFailed', params: { agent: event.agentId, message: event.error.message } } };
+    case 'backendDegraded':
+      return { refresh: false, toast: { level: 'warn', key: 'toast.degraded', params: { template: event.modelTemplateId, reason: event.reason } } };
+    case 'toolLimitReached':
+      return { refresh: false, toast: { level: 'warn', key: 'toast.toolLimit', params: { agent: event.agentId, n: event.maxIterations } } };
+    case 'toolRepeatBlocked':
+      return { refresh: false, toast: { level: 'warn', key: 'toast.repeat', params: { agent: event.agentId, tool: event.tool } } };
+    case 'hopLimitReached':
+      return { refresh: false, toast: { level: 'warn', key: 'toast.hopLimit', params: { agent: event.agentId, n: event.maxHops } } };
+    case 'conversationCleared':
+      view.messages = [];
+      view.lines = [];
+      return { refresh: true };
+    case 'topologyChanged':
+    case 'sessionSwitched':
+      return { refresh: true };
+    default:
+      return { refresh: false };
+  }
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { createStore, type Transport } from '../../../src/gui/client/lib/store.js';
+import type { CoreEvent, GuiState } from '../../../src/gui/client/lib/types.js';
+import { applyEvent, emptyView } from '../../../src/gui/client/lib/view.js';
+
+function state(n: number, agents: string[] = ['a']): GuiState {
+  return {
+    world: {
+      agents: agents.map((id, order) => ({ id, name: id, modelTemplateId: 't', ragSources: [], connectedAgents: [], order, workDir: null, maxToolIterations: null, enabledTools: null, hearsRoomLog: true, allowHandoff: true, batchStart: true, roleId: null, groupId: null, hidden: false, planReview: false })),
+      groups: [], modelTemplates: [], roles: [], topologyPositions: {}, language: 'en', reception: null, externalName: `read-${n}`,
+    },
+    statuses: agents.map((agentId) => ({ agentId, status: 'idle' as const })),
+    hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], appVersion: '0',
+  };
+}
+
+/** A scripted transport: each GET /api/state answers the next number; the test releases answers by hand. */
+function scripted() {
+  let reads = 0;
+  const waiting: Array<() => void> = [];
+  const log: string[] = [];
+  let onEvent: ((e: CoreEvent) => void) | null = null;
+  const transport: Transport = {
+    async request(method, path) {
+      log.push(`${method} ${path}`);
+      if (path === '/api/boot') return { status: 200, body: { state: 'ready' } };
+      if (path === '/api/state') {
+        const n = (reads += 1);
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return { status: 200, body: state(n) };
+      }
+      if (path === '/api/agents/a/start') return { status: 409, body: { code: 'ALREADY_RUNNING', message: 'a runs', retryable: false } };
+      return { status: 200, body: state(99) };
+    },
+    events(listener) {
+      log.push('events');
+      onEvent = listener;
+      return () => undefined;
+    },
+    later: (fn) => fn(),
+    now: () => 1,
+  };
+  return { transport, log, release: () => waiting.shift()?.(), pending: () => waiting.length, emit: (e: CoreEvent) => onEvent?.(e), reads: () => reads };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('store', () => {
+  it('subscribes to events before the first read, and only then lifts the overlay', async () => {
+    const s = scripted();
+    const store = createStore(s.transport, (k) => k);
+    const init = store.init();
+    await flush();
+    expect(s.log).toEqual(['GET /api/boot', 'events', 'GET /api/state']);
+    expect(store.state.boot.state).toBe('booting');
+    s.release();
+    await init;
+    expect(store.state.boot.state).toBe('ready');
+    expect(store.state.selected).toBe('a');
+  });
+
+  it('concurrent refreshes share one read plus one trailing read; the last answer wins', async () => {
+    const s = scripted();
+    const store = createStore(s.transport, (k) => k);
+    const p1 = store.refresh();
+    const p2 = store.refresh();
+    const p3 = store.refresh();
+    await flush();
+    s.release();
+    await flush();
+    s.release();
+    await Promise.all([p1, p2, p3]);
+    expect(s.reads()).toBe(2);
+    expect(store.state.view.server?.world.externalName).toBe('read-2');
+  });
+
+  it('a mutation adopts the answer; a refused one toasts the code and re-reads', async () => {
+    const s = scripted();
+    const store = createStore(s.transport, (k) => k);
+    await store.mutate('PUT', '/api/reception', { agentId: null });
+    expect(store.state.view.server?.world.externalName).toBe('read-99');
+    const failed = store.mutate('POST', '/api/agents/a/start');
+    await flush();
+    s.release();
+    expect(await failed).toBeNull();
+    expect(store.state.toasts.map((x) => x.text)).toEqual(['ALREADY_RUNNING: a runs']);
+    expect(s.log.at(-1)).toBe('GET /api/state');
+  });
+
+  it('topologyChanged triggers a re-read', async () => {
+    const s = scripted();
+    const store = createStore(s.transport, (k) => k);
+    const init = store.init();
+    await flush();
+    s.release();
+    await init;
+    s.emit({ type: 'topologyChanged' });
+    await flush();
+    expect(s.pending()).toBe(1);
+    s.release();
+  });
+});
+
+describe('applyEvent', () => {
+  it('typing comes and goes; a stop clears it and the interrupt-pending flag', () => {
+    const view = emptyView();
+    applyEvent(view, { type: 'agentTyping', agentId: 'a', active: true }, 1);
+    view.interruptPending.a = true;
+    expect(view.typing).toEqual({ a: true });
+    applyEvent(view, { type: 'agentTyping', agentId: 'a', active: false }, 2);
+    expect(view.typing).toEqual({});
+    expect(view.interruptPending).toEqual({});
+  });
+
+  it('messages append once (by id) and failures are kept per agent with a toast', () => {
+    const view = emptyView();
+    const message = { id: 'm1', from: { kind: 'user' as const }, to: { kind: 'agent' as const, id: 'a' }, content: 'hi', tokens: 0, tsMs: 1, hop: 0 };
+    applyEvent(view, { type: 'messageSent', message }, 1);
+    applyEvent(view, { type: 'messageSent', message }, 1);
+    expect(view.messages).toHaveLength(1);
+    const effect = applyEvent(view, { type: 'agentFailed', agentId: 'a', error: { code: 'LLM_HTTP', message: 'x', retryable: false } }, 1);
+    expect(view.lastError.a).toBe('LLM_HTTP: x');
+    expect(effect.toast?.level).toBe('error');
+  });
+
+  it('a status that leaves running clears typing', () => {
+    const view = emptyView();
+    applyEvent(view, { type: 'agentTyping', agentId: 'a', active: true }, 1);
+    applyEvent(view, { type: 'agentStatusChanged', agentId: 'a', status: 'idle' }, 1);
+    expect(view.typing).toEqual({});
+  });
+});
