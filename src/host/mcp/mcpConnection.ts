@@ -88,6 +88,13 @@ export class McpConnection {
     const sdk = await loadSdk();
     const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
     const transport = makeTransport(sdk, config, options);
+    // The pid is taken as soon as the child exists: on a failed connect the SDK forgets it before we can ask.
+    let pid: number | null = null;
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      pid = transport.pid ?? null;
+    };
     const client = new sdk.Client({ name: 'fuseforks', version: options.clientVersion ?? '0.0.0' });
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -105,6 +112,7 @@ export class McpConnection {
       return new McpConnection(config, tools, client, transport, sdk);
     } catch (error) {
       await transport.close().catch(() => undefined);
+      if (pid !== null) await ensureGone(pid);
       if (error instanceof FuseforksError) throw error;
       throw new FuseforksError('MCP_FAILED', `MCP server "${config.name}" failed to connect: ${messageOf(error)}`, {
         fix: 'check the command or URL in mcp.json and that the server starts on its own',
@@ -118,8 +126,13 @@ export class McpConnection {
 
   /** Calls one tool by its server-side name; a JSON-RPC error from the server comes back as an error result. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs = MCP_CALL_TIMEOUT_MS): Promise<McpCallResultLike> {
+    // One signal per call: the SDK leaves a listener on the signal it gets, and a turn reuses its signal.
+    const own = new AbortController();
+    const forward = (): void => own.abort(signal.reason);
+    if (signal.aborted) own.abort(signal.reason);
+    else signal.addEventListener('abort', forward, { once: true });
     try {
-      return await this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+      return await this.client.callTool({ name: tool, arguments: args }, undefined, { signal: own.signal, timeout: timeoutMs });
     } catch (error) {
       const transportLevel = !(error instanceof this.sdk.McpError) || error.code === -32000 || error.code === -32001;
       if (!transportLevel && !signal.aborted) {
@@ -131,6 +144,8 @@ export class McpConnection {
         details: { server: this.config.name, tool, cancelled: signal.aborted },
         cause: error,
       });
+    } finally {
+      signal.removeEventListener('abort', forward);
     }
   }
 
@@ -178,6 +193,32 @@ function makeTransport(sdk: Sdk, config: McpServerConfig, options: McpConnectOpt
     stream?.on('end', () => splitter.flush());
   }
   return transport;
+}
+
+/** SIGTERM, then SIGKILL after 2 s: a child that failed to connect must not outlive the attempt. */
+async function ensureGone(pid: number): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let waited = 0; waited < 2000 && alive(); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 function messageOf(error: unknown): string {

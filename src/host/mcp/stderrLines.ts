@@ -28,6 +28,8 @@ export function utf8CutPoint(buf: Uint8Array, max: number): number {
 /** A line splitter holding at most `maxBytes` of an unfinished line. */
 export class LineSplitter {
   private pending: Buffer = Buffer.alloc(0);
+  /** The last emit was a cut at the cap: a newline right after it ends that line, not a new empty one. */
+  private justCut = false;
 
   /** `emit` receives each complete (or cut) line without its `\n` / `\r\n`; `maxBytes` bounds one line. */
   constructor(
@@ -50,7 +52,8 @@ export class LineSplitter {
       const part = nl === -1 ? data : data.subarray(0, nl);
       this.append(part);
       if (nl === -1) return;
-      this.emitPending(true);
+      if (this.justCut && this.pending.length === 0) this.justCut = false;
+      else this.emitPending(true);
       data = data.subarray(nl + 1);
     }
   }
@@ -60,15 +63,23 @@ export class LineSplitter {
     if (this.pending.length > 0) this.emitPending(true);
   }
 
-  /** Appends bytes of the current line, cutting it into cap-sized lines whenever it would exceed the cap. */
+  /**
+   * Appends bytes of the current line; as soon as the line reaches the cap it is emitted (cut on a character
+   * boundary), so a child that stops writing right at the cap is not left waiting in memory.
+   */
   private append(part: Buffer): void {
+    if (part.length === 0) return;
+    this.justCut = false;
     let rest = part;
-    while (this.pending.length + rest.length > this.maxBytes) {
+    while (this.pending.length + rest.length >= this.maxBytes) {
       const joined = Buffer.concat([this.pending, rest]);
       const cut = utf8CutPoint(joined, this.maxBytes);
       this.pending = joined.subarray(0, cut);
       this.emitPending(false);
+      this.justCut = true;
       rest = joined.subarray(cut);
+      if (rest.length === 0) return;
+      this.justCut = false;
     }
     // Copy, so the held bytes never pin a large chunk from the stream.
     this.pending = this.pending.length === 0 ? Buffer.from(rest) : Buffer.concat([this.pending, rest]);

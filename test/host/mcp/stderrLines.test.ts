@@ -23,6 +23,8 @@ describe('LineSplitter', () => {
     { name: 'unfinished tail is flushed', chunks: ['tail'], want: ['tail'] },
     { name: 'cut at the cap', chunks: ['abcdefghij\n'], max: 4, want: ['abcd', 'efgh', 'ij'] },
     { name: 'exactly the cap then newline', chunks: ['abcd\n'], max: 4, want: ['abcd'] },
+    { name: 'two full pieces then newline: no empty line', chunks: ['abcdefgh\n'], max: 4, want: ['abcd', 'efgh'] },
+    { name: 'a real empty line after a cut is kept', chunks: ['abcd\n\n'], max: 4, want: ['abcd', ''] },
     { name: 'cap across chunks', chunks: ['ab', 'cdef', 'g\n'], max: 4, want: ['abcd', 'efg'] },
   ];
   it.each(table)('$name', ({ chunks, max, want }) => {
@@ -39,7 +41,7 @@ describe('LineSplitter', () => {
     const chunk = Buffer.alloc(16 * 1024, 0x78);
     const chunks = Array.from({ length: 64 }, () => chunk); // 1 MiB, no newline
     const { lines, held } = run(chunks, undefined, false);
-    expect(lines.length).toBe(15); // 16 pieces of 64 KiB, the last still held until flush
+    expect(lines.length).toBe(16); // 16 pieces of 64 KiB, each emitted as soon as it reaches the cap
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(65_536);
     expect(Math.max(...held)).toBeLessThanOrEqual(CHILD_LINE_MAX_BYTES);
   });
