@@ -1,0 +1,92 @@
+/**
+ * The GUI API against a real `fuseforks-cli gui --no-open` child on loopback: refusals (no token, foreign Host,
+ * foreign Origin), a mutation answering the re-read state, and the village lock (a second launch shows LOCK_HELD
+ * and writes nothing into the holder's log).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildForGui, request, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
+
+let dir: string;
+let gui: GuiChild;
+
+beforeAll(async () => {
+  buildForGui();
+  dir = mkdtempSync(join(tmpdir(), 'ff-gui-api-'));
+  gui = await startGui(dir);
+  expect((await waitBoot(gui.port, gui.token)).state).toBe('ready');
+}, 180_000);
+
+afterAll(async () => {
+  await gui?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const auth = () => ({ 'x-fuseforks-token': gui.token });
+
+describe('fuseforks-cli gui API', () => {
+  it('prints only the URL on stdout, on 127.0.0.1 with a token', () => {
+    expect(gui.stdout()).toBe(`${gui.url}\n`);
+    expect(gui.token.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('refuses a request without the token (401)', async () => {
+    const res = await request(gui.port, 'GET', '/api/state');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'GUI_UNAUTHORIZED' });
+    expect((await request(gui.port, 'GET', '/')).status).toBe(401);
+    expect((await request(gui.port, 'GET', '/api/state', { headers: { 'x-fuseforks-token': 'nope' } })).status).toBe(401);
+  });
+
+  it('refuses a foreign Origin and a foreign Host (403), even with the token', async () => {
+    const origin = await request(gui.port, 'PUT', '/api/reception', { headers: { ...auth(), origin: 'http://evil.example' }, body: { agentId: null } });
+    expect(origin.status).toBe(403);
+    const host = await request(gui.port, 'GET', '/api/state', { headers: { ...auth(), host: `evil.example:${gui.port}` } });
+    expect(host.status).toBe(403);
+  });
+
+  it('serves the page with the token in the URL', async () => {
+    const res = await request(gui.port, 'GET', `/?t=${gui.token}`);
+    expect(res.status).toBe(200);
+    expect(String(res.body)).toContain('<div id="app">');
+  });
+
+  it('a mutation answers the re-read state, equal to world.json on disk', async () => {
+    const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
+    const put = await request(gui.port, 'PUT', '/api/templates', {
+      headers,
+      body: { template: { id: 'stub', name: 'Stub', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', credential: 'not_required' } },
+    });
+    expect(put.status).toBe(200);
+    const made = await request(gui.port, 'POST', '/api/agents', { headers, body: { name: 'Alice' } });
+    const state = made.body as { createdId: string; world: { agents: Array<{ id: string }>; modelTemplates: Array<{ id: string }> } };
+    expect(state.createdId).toBe('alice');
+    const disk = JSON.parse(readFileSync(join(dir, 'workspace/world.json'), 'utf8')) as { agents: Array<{ id: string }> };
+    expect(state.world.agents.map((a) => a.id)).toEqual(disk.agents.map((a) => a.id));
+    const refused = await request(gui.port, 'POST', '/api/agents', { headers, body: { name: 'Alice' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'DUPLICATE_AGENT_NAME' });
+    const badTie = await request(gui.port, 'PUT', '/api/agents/alice/ties', { headers, body: { targets: ['alice'] } });
+    expect(badTie.body).toMatchObject({ code: 'INVALID_TOPOLOGY' });
+  });
+
+  it('a second launch on the same village shows LOCK_HELD and the holder\'s log gains no line', async () => {
+    const log = join(dir, 'workspace/fuseforks.log');
+    const before = readFileSync(log, 'utf8');
+    const second = await startGui(dir);
+    try {
+      const boot = await waitBoot(second.port, second.token);
+      expect(boot.state).toBe('failed');
+      expect(boot.error?.code).toBe('LOCK_HELD');
+      expect(boot.error?.message).toContain('open in another process');
+      // The page is still served, so the overlay can show it.
+      expect((await request(second.port, 'GET', `/?t=${second.token}`)).status).toBe(200);
+      expect((await request(second.port, 'GET', '/api/state', { headers: { 'x-fuseforks-token': second.token } })).status).toBe(503);
+    } finally {
+      await second.stop();
+    }
+    expect(readFileSync(log, 'utf8')).toBe(before);
+  });
+});
