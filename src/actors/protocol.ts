@@ -18,14 +18,19 @@ import type {
   DeliveryResult,
   Exchange,
   IncomingEnvelope,
+  PlanReviewDecision,
+  PlanReviewRequest,
   PromptMaterial,
   RosterEntry,
   TurnResult,
 } from '../core/turn/ports.js';
 import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
 
-/** Bumped on any incompatible change of either union. 1: first version. */
-export const PROTOCOL_VERSION = 1;
+/** Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview, reviewPlan/reviewDecision). */
+export const PROTOCOL_VERSION = 2;
+
+/** How `planReview` waves are handled in this village run. */
+export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
 
 /** Setup message on parentPort: everything the worker needs, already validated on the main thread. */
 export interface InitMessage {
@@ -46,6 +51,11 @@ export interface InitMessage {
   summary: string | null;
   /** Cost of the previous call (milli effective tokens); 0 after a fresh start. */
   lastCallMilli: number;
+  /**
+   * `ask`: a reviewer (the GUI) is attached, so `planReview` waves wait for a decision; `bypass`: headless
+   * `--bypass-plan-review`, waves go straight out; `unavailable`: nobody can review, such waves are refused.
+   */
+  planReview: PlanReviewMode;
   /** Village-wide plan id counter (one Int32 slot), so plan ids stay unique across agents' workers. */
   planIds: SharedArrayBuffer;
   /** The private data-plane port (transferred). */
@@ -83,8 +93,15 @@ export interface StopMessage {
   kind: 'stop';
 }
 
+/** A person's decision on a held wave (answers `reviewPlan`). */
+export interface ReviewDecisionMessage {
+  kind: 'reviewDecision';
+  requestId: number;
+  decision: PlanReviewDecision;
+}
+
 /** Main → worker, data plane. */
-export type ToWorker = DeliverMessage | DelegateResultMessage | InterruptMessage | StopMessage;
+export type ToWorker = DeliverMessage | DelegateResultMessage | ReviewDecisionMessage | InterruptMessage | StopMessage;
 
 /** Worker → main on parentPort, answering `init`. */
 export interface ReadyMessage {
@@ -154,8 +171,23 @@ export interface InterruptAckMessage {
   cut: boolean;
 }
 
+/** A `planReview` wave waits for a person; answered by `reviewDecision`. */
+export interface ReviewPlanMessage {
+  kind: 'reviewPlan';
+  requestId: number;
+  request: PlanReviewRequest;
+}
+
+/** The worker stopped waiting for a review (interrupt): the supervisor forgets the held wave. */
+export interface ReviewWithdrawnMessage {
+  kind: 'reviewWithdrawn';
+  planId: number;
+}
+
 /** Worker → main, data plane. */
 export type FromWorker =
+  | ReviewPlanMessage
+  | ReviewWithdrawnMessage
   | EventMessage
   | DiagMessage
   | DelegateMessage

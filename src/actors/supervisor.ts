@@ -14,7 +14,9 @@ import { AgentHandle, type WorkerExit } from './agentHandle.js';
 import { EventBus } from './eventBus.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
-import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
+import { PlanReviews } from './planReviews.js';
+import { PROTOCOL_VERSION, type FromWorker, type PlanReviewMode } from './protocol.js';
+import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import { nullRecorder, type SupervisorRecorder } from './recorder.js';
 import { decideRestart, pruneRestarts } from './restartPolicy.js';
 import { Router } from './router.js';
@@ -44,6 +46,8 @@ export interface SupervisorOptions {
   /** Worker entry (tests pass a fixture worker); default the compiled agentWorker.js. */
   workerUrl?: URL;
   resourceLimits?: ResourceLimits;
+  /** How `planReview` waves are handled: `ask` (the GUI reviews), `bypass` (headless flag), default `unavailable`. */
+  planReview?: PlanReviewMode;
   /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
   restartCrashed?: boolean;
   mailboxCapacity?: number;
@@ -70,6 +74,7 @@ export class Supervisor {
   private closed = false;
   /** Plan id counter shared with every worker (Atomics.add), so ids are village-unique from 1. */
   private readonly planIds = new SharedArrayBuffer(4);
+  private readonly reviews = new PlanReviews();
 
   constructor(private readonly opts: SupervisorOptions) {
     this.world = opts.world;
@@ -165,6 +170,7 @@ export class Supervisor {
         history: restored.history,
         summary: restored.summary,
         lastCallMilli: 0,
+        planReview: this.opts.planReview ?? 'unavailable',
         planIds: this.planIds,
       },
       { onMessage: (msg) => this.onWorkerMessage(s, handle, msg), onExit: (exit) => this.onWorkerExit(s, handle, exit) },
@@ -206,6 +212,16 @@ export class Supervisor {
     if (slot.handle === handle) slot.handle = null;
     this.setStatus(slot, 'idle');
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
+  }
+
+  /** Waves of `planReview` agents waiting for a person's decision (oldest first). */
+  pendingPlanReviews(): PlanReviewRequest[] {
+    return this.reviews.list();
+  }
+
+  /** Approves or rejects a held wave; a rejection's note goes back to the facilitator as text. */
+  resolvePlanReview(planId: number, decision: PlanReviewDecision): void {
+    this.reviews.resolve(planId, decision);
   }
 
   /** Records the user's message first, then delivers it as a new causal root (NOT_RUNNING, MAILBOX_FULL). */
@@ -335,6 +351,14 @@ export class Supervisor {
       case 'event':
         this.bus.emit(msg.event);
         return;
+      case 'reviewPlan':
+        this.reviews.hold(msg.request, (decision) => {
+          if (slot.handle === handle) handle.post({ kind: 'reviewDecision', requestId: msg.requestId, decision });
+        });
+        return;
+      case 'reviewWithdrawn':
+        this.reviews.forget(msg.planId);
+        return;
       case 'diag':
         for (const n of msg.notes) this.diag.note(n.kind, n.fields, n.level);
         return;
@@ -385,6 +409,7 @@ export class Supervisor {
   }
 
   private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
+    this.reviews.dropAgent(slot.id);
     for (const ack of slot.acks.values()) ack();
     slot.acks.clear();
     if (slot.handle !== handle || slot.exitExpected) return;

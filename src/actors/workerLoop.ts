@@ -16,6 +16,8 @@ import type {
   DeliveryRequest,
   DeliveryResult,
   Exchange,
+  PlanReviewDecision,
+  PlanReviewRequest,
   TurnDeps,
   TurnInput,
   TurnPorts,
@@ -91,6 +93,7 @@ class AgentActor {
   private tools: ToolBox | null = null;
   private nextRequestId = 1;
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
+  private readonly reviews = new Map<number, (decision: PlanReviewDecision) => void>();
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
@@ -134,6 +137,10 @@ class AgentActor {
         return;
       case 'delegateResult': {
         this.waits.get(msg.requestId)?.(msg.result);
+        return;
+      }
+      case 'reviewDecision': {
+        this.reviews.get(msg.requestId)?.(msg.decision);
         return;
       }
       case 'interrupt': {
@@ -248,6 +255,7 @@ class AgentActor {
       lastCallMilli: this.lastCallMilli,
       workspaceDir: this.init.workspaceDir,
       runApproval: this.init.runApproval,
+      bypassPlanReview: this.init.planReview === 'bypass',
     };
     const deps: TurnDeps = {
       backend: this.backend,
@@ -267,7 +275,30 @@ class AgentActor {
       notice: (text) => this.post({ kind: 'notice', text }),
       emit: (event) => this.emit(event),
       diag: this.diag,
+      ...(this.init.planReview === 'ask'
+        ? { reviewPlan: (request: PlanReviewRequest, signal: AbortSignal) => this.reviewPlan(request, signal) }
+        : {}),
     };
+  }
+
+  /** Waits for a person's decision on a held wave; an interrupt withdraws the request and rejects. */
+  private reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision> {
+    const requestId = this.nextRequestId++;
+    return new Promise<PlanReviewDecision>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.reviews.delete(requestId);
+        this.post({ kind: 'reviewWithdrawn', planId: request.planId });
+        reject(new Error('plan review interrupted'));
+      };
+      if (signal.aborted) return onAbort();
+      this.reviews.set(requestId, (decision) => {
+        this.reviews.delete(requestId);
+        signal.removeEventListener('abort', onAbort);
+        resolve(decision);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.post({ kind: 'reviewPlan', requestId, request });
+    });
   }
 
   /** Never throws: a cut wait resolves `interrupted` at once (the supervisor cuts the child too). */

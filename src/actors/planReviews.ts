@@ -1,0 +1,50 @@
+/**
+ * Waves held for a person's review (issue 8, `planReview`): the worker asks, the supervisor keeps the request
+ * until the GUI (through the host) approves or rejects it, then answers the worker. Nothing is delivered and no
+ * token is spent meanwhile; a stopped or crashed agent's pending reviews simply disappear.
+ */
+import { FuseforksError } from '../core/errors.js';
+import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
+
+interface Pending {
+  request: PlanReviewRequest;
+  answer(decision: PlanReviewDecision): void;
+}
+
+/** Pending plan reviews by plan id (plan ids are village-unique). */
+export class PlanReviews {
+  private readonly pending = new Map<number, Pending>();
+
+  /** Holds a request; `answer` posts the decision back to the asking worker. */
+  hold(request: PlanReviewRequest, answer: (decision: PlanReviewDecision) => void): void {
+    this.pending.set(request.planId, { request, answer });
+  }
+
+  /** Waves waiting for a decision, oldest plan first. */
+  list(): PlanReviewRequest[] {
+    return [...this.pending.values()].map((p) => p.request).sort((a, b) => a.planId - b.planId);
+  }
+
+  /** Answers a held wave. Unknown (already decided, interrupted, agent stopped) → AGENT_NOT_FOUND-free clear error. */
+  resolve(planId: number, decision: PlanReviewDecision): void {
+    const held = this.pending.get(planId);
+    if (held === undefined) {
+      throw new FuseforksError('INVALID_REQUEST', `no plan ${planId} is waiting for review`, {
+        fix: 'reload the wave list: the plan was already decided, interrupted, or its agent stopped',
+        details: { planId },
+      });
+    }
+    this.pending.delete(planId);
+    held.answer(decision);
+  }
+
+  /** The worker stopped waiting (decision seen, interrupt, stop, crash): forget the entry without answering. */
+  forget(planId: number): void {
+    this.pending.delete(planId);
+  }
+
+  /** Drops every pending review of one agent (stopped or crashed). */
+  dropAgent(agentId: string): void {
+    for (const [planId, held] of this.pending) if (held.request.agentId === agentId) this.pending.delete(planId);
+  }
+}
