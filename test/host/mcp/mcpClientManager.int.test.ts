@@ -2,7 +2,7 @@
  * The client manager against real MCP servers written with the SDK: a stdio child (fixture) and a Streamable
  * HTTP server on 127.0.0.1. Real files in a temp data dir; children are killed and the dir removed afterwards.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,11 +169,16 @@ describe('McpClientManager edge cases', () => {
     try {
       const paths = villagePaths(dir);
       await mkdir(paths.workspace, { recursive: true });
-      await writeFile(paths.mcp, JSON.stringify({ mcpServers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } } }));
-      const manager = new McpClientManager({ paths, timeoutMs: 300 });
+      const pidFile = join(dir, 'mute.pid');
+      const script = "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)";
+      await writeFile(paths.mcp, JSON.stringify({ mcpServers: { mute: { command: process.execPath, args: ['-e', script, pidFile] } } }));
+      const manager = new McpClientManager({ paths, timeoutMs: 2000 });
       const report = await manager.connectShared();
       expect(report.statuses[0]).toMatchObject({ name: 'mute', connected: false });
       expect(report.statuses[0]?.error).toMatch(/did not connect and list its tools within/);
+      const pid = Number(await readFile(pidFile, 'utf8'));
+      // Gone by the time connectShared returns (not left to the SDK's background close with unref'd timers).
+      expect(alive(pid)).toBe(false);
       await writeFile(paths.mcp, '{"mcpServers": nope}');
       const broken = await manager.connectShared();
       expect(broken.loadError).toMatch(/workspace\/mcp\.json: not valid JSON at line 1, column 16/);
