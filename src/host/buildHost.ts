@@ -96,6 +96,8 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       world,
       workspaceDir: v.workspace,
       runApproval: options.runApproval ?? 'required',
+      // Headless: bypass when asked, else plan-review waves are unavailable (preflight already rejected them).
+      planReview: options.bypassPlanReview === true ? 'bypass' : 'unavailable',
       backendMode: 'strict',
       apiKeyFor: (template) => apiKeyFor(template, secrets),
       material: promptMaterialReader(v, log),
