@@ -1,0 +1,200 @@
+/**
+ * Browser e2e: headless Debian Chromium (playwright-core, never a downloaded browser) against a real
+ * `fuseforks-cli gui` child and the loopback stub LLM. One browser launch for the file. Saves the main-screen
+ * screenshots (light/dark × en/ja) to docs/screenshots/. Skipped, with the reason, when Chromium is absent.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
+import { exampleVillage, startCli, Temps } from '../cli/support/cliProcess.js';
+import { buildForGui, ROOT, startGui, type GuiChild } from './support/guiChild.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const SHOTS = join(ROOT, 'docs/screenshots');
+
+let browser: BrowserContext;
+let stub: StubLlm;
+let gui: GuiChild;
+let dir: string;
+let profile: string;
+const temps = new Temps();
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  buildForGui();
+  stub = await startStubLlm();
+  dir = mkdtempSync(join(tmpdir(), 'ff-gui-e2e-'));
+  profile = mkdtempSync(join(tmpdir(), 'ff-chromium-'));
+  gui = await startGui(dir);
+  // One browser for the file; a fresh profile dir (playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 880 },
+    colorScheme: 'light',
+    locale: 'en-US',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gui?.stop();
+  await stub?.close();
+  temps.cleanup();
+  for (const d of [dir, profile]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+const id = (testId: string) => `[data-testid="${testId}"]`;
+
+async function ready(page: Page): Promise<void> {
+  await page.waitForSelector(id('main'));
+  await page.waitForSelector(id('boot-overlay'), { state: 'detached' });
+}
+
+async function center(page: Page, selector: string): Promise<{ x: number; y: number }> {
+  const box = await page.locator(selector).boundingBox();
+  if (box === null) throw new Error(`no box for ${selector}`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 10, from.y + 10, { steps: 3 });
+  await page.mouse.move(to.x, to.y, { steps: 12 });
+  await page.mouse.up();
+}
+
+function worldOnDisk(): { topologyPositions: Record<string, { x: number; y: number }>; reception?: string; agents: Array<{ id: string; connectedAgents: string[] }> } {
+  return JSON.parse(readFileSync(join(dir, 'workspace/world.json'), 'utf8'));
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 50));
+  expect(check()).toBe(true);
+}
+
+describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' (skipped: /usr/bin/chromium is not installed)'}`, () => {
+  it('designs a village, talks to it, stops a slow turn, and reloads to the same village', async () => {
+    const page = await browser.newPage();
+    await page.goto(gui.url);
+    await page.evaluate(() => localStorage.setItem('fuseforks.lang', 'en'));
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector(id('agent-list-empty'));
+
+    // A model template pointing at the stub, no authentication.
+    await page.click(id('open-templates'));
+    await page.click(id('template-add'));
+    await page.fill(id('template-id'), 'stub');
+    await page.fill(id('template-name'), 'Stub model');
+    await page.selectOption(id('template-provider'), 'open_ai_compat');
+    await page.fill(id('template-base-url'), stub.baseUrl);
+    await page.fill(id('template-model'), 'stub-model');
+    await page.check(id('template-no-auth'));
+    await page.click(id('template-save'));
+    await page.waitForSelector(id('template-saved'));
+    await expect(page.locator(id('template-id')).isDisabled()).resolves.toBe(true);
+    await page.click(id('templates-close'));
+
+    // Two servants.
+    for (const name of ['Alice', 'Bob']) {
+      await page.click(id('add-agent'));
+      await page.fill(id('add-agent-name'), name);
+      await page.click(id('add-agent-create'));
+      await page.waitForSelector(id(`agent-card-${name.toLowerCase()}`));
+    }
+
+    // Tie Alice → Bob by dragging Alice's card onto Bob's Kizuna node.
+    await drag(page, await center(page, `${id('agent-card-alice')} .card-name`), await center(page, id('kizuna-node-bob')));
+    await page.waitForSelector(id('kizuna-edge-alice-bob'), { state: 'attached' });
+    await expect(page.textContent(id('ties-alice'))).resolves.toBe('1');
+    expect(worldOnDisk().agents.find((a) => a.id === 'alice')?.connectedAgents).toEqual(['bob']);
+
+    // Move Bob's node: the position is saved.
+    const bob = await center(page, id('kizuna-node-bob'));
+    await drag(page, bob, { x: bob.x - 120, y: bob.y + 40 });
+    await until(() => worldOnDisk().topologyPositions.bob !== undefined);
+    const saved = worldOnDisk().topologyPositions.bob!;
+
+    // Reception.
+    await page.click(id('open-village'));
+    await page.selectOption(id('reception-select'), 'alice');
+    await until(() => worldOnDisk().reception === 'alice');
+    await page.click(id('village-close'));
+
+    // Start both with batch ▶.
+    await page.click(id('batch-start'));
+    await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
+    await page.waitForSelector(`${id('status-bob')}[data-status="running"]`);
+
+    // Talk to Alice: typing indicator comes, the answer bubble (Markdown) arrives, typing goes.
+    stub.enqueue(reply.text('**Hello** from the stub', { delayMs: 1500 }));
+    await page.click(`${id('agent-card-alice')} .card-name`);
+    await page.fill(id('chat-input'), 'hi Alice');
+    await page.press(id('chat-input'), 'Enter');
+    await page.waitForSelector(id('typing-alice'));
+    await page.waitForSelector(`${id('bubble-agent')} strong:text("Hello")`);
+    await page.waitForSelector(id('typing-alice'), { state: 'detached' });
+    await expect(page.locator(id('bubble-user')).first().textContent()).resolves.toContain('hi Alice');
+
+    // Screenshots of the main screen: light/dark × en/ja.
+    mkdirSync(SHOTS, { recursive: true });
+    for (const lang of ['en', 'ja'] as const) {
+      await page.selectOption(id('lang-toggle'), lang);
+      for (const theme of ['light', 'dark'] as const) {
+        if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.click(id('theme-toggle'));
+        await page.screenshot({ path: join(SHOTS, `main-${theme}-${lang}.png`) });
+      }
+    }
+    await page.selectOption(id('lang-toggle'), 'en');
+
+    // A slow turn, cut by "Stop all turns".
+    stub.enqueue(reply.hang());
+    await page.fill(id('chat-input'), 'take your time');
+    await page.press(id('chat-input'), 'Enter');
+    await page.waitForSelector(id('typing-alice'));
+    await page.click(id('stop-all'));
+    await page.waitForSelector(id('typing-alice'), { state: 'detached' });
+
+    // Reload: same village, position included.
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector(id('kizuna-edge-alice-bob'), { state: 'attached' });
+    const transform = await page.getAttribute(id('kizuna-node-bob'), 'transform');
+    expect(transform).toBe(`translate(${saved.x} ${saved.y})`);
+    await expect(page.textContent(id('agent-card-alice'))).resolves.toContain('Reception');
+    await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
+    await page.close();
+  }, 120_000);
+
+  it('a village held by `serve` shows the lock message on the boot overlay; the serve log gains no line', async () => {
+    const held = exampleVillage(temps);
+    const serve = startCli(['serve', '--data-dir', held, '--start', 'batch']);
+    await serve.stderrLine((line) => line.includes('[SERVING]'));
+    const log = join(held, 'workspace/fuseforks.log');
+    const before = readFileSync(log, 'utf8');
+    const second = await startGui(held);
+    try {
+      const page = await browser.newPage();
+      await page.goto(second.url);
+      await page.waitForSelector(id('boot-failed'));
+      await expect(page.textContent(id('boot-error'))).resolves.toContain('LOCK_HELD');
+      await expect(page.textContent(id('boot-error'))).resolves.toContain('open in another process');
+      await page.close();
+    } finally {
+      await second.stop();
+      serve.child.kill('SIGTERM');
+      await serve.done;
+    }
+    // The serve process's own shutdown appends lines; none may come from the refused GUI launch.
+    const after = readFileSync(log, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).not.toContain('"version"');
+  }, 90_000);
+});
