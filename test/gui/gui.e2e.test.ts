@@ -83,7 +83,8 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
   it('designs a village, talks to it, stops a slow turn, and reloads to the same village', async () => {
     const page = await browser.newPage();
     await page.goto(gui.url);
-    await page.evaluate(() => localStorage.setItem('fuseforks.lang', 'en'));
+    // String bodies: this file is type-checked without the DOM lib.
+    await page.evaluate("localStorage.setItem('fuseforks.lang', 'en')");
     await page.reload();
     await ready(page);
     await page.waitForSelector(id('agent-list-empty'));
@@ -148,7 +149,7 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     for (const lang of ['en', 'ja'] as const) {
       await page.selectOption(id('lang-toggle'), lang);
       for (const theme of ['light', 'dark'] as const) {
-        if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.click(id('theme-toggle'));
+        if ((await page.evaluate<string | undefined>('document.documentElement.dataset.theme')) !== theme) await page.click(id('theme-toggle'));
         await page.screenshot({ path: join(SHOTS, `main-${theme}-${lang}.png`) });
       }
     }
