@@ -8,6 +8,7 @@ import { BudgetPool } from '../core/budget/budgetPool.js';
 import { createBackend } from '../core/llm/factory.js';
 import { MemorySecretStore } from '../core/secrets/secretStore.js';
 import { createToolBox } from '../core/tools/builtins.js';
+import { externalTool } from '../core/tools/externalTool.js';
 import { runTurn } from '../core/turn/turnEngine.js';
 import { serveAgent } from './workerLoop.js';
 
@@ -19,14 +20,17 @@ serveAgent(parentPort, {
     const secrets = new MemorySecretStore(init.apiKey === null ? {} : { [init.template.id]: init.apiKey });
     return createBackend(init.template, secrets, init.backendMode);
   },
-  makeTools: (init) =>
-    createToolBox({
+  makeTools: (init, callExternal) =>
+    createToolBox(
+      {
       agentId: init.agent.id,
       workDir: init.agent.workDir,
       enabledTools: init.agent.enabledTools,
       language: init.language,
       workspaceDir: init.workspaceDir,
-    }),
+      },
+      init.externalTools.map((spec) => externalTool(spec, callExternal)),
+    ),
   budgetFromShared: (shared) => BudgetPool.fromShared(shared),
   now: () => Date.now(),
 });

@@ -13,7 +13,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { DiagNote } from '../core/diag.js';
 import type { ErrorPayload } from '../core/errors.js';
 import type { CoreEvent, PlanTaskState } from '../core/events.js';
-import type { RunApprovalMode } from '../core/tools/contract.js';
+import type { RunApprovalMode, ToolReply, ToolSpec } from '../core/tools/contract.js';
 import type {
   DeliveryResult,
   Exchange,
@@ -26,8 +26,11 @@ import type {
 } from '../core/turn/ports.js';
 import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
 
-/** Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview, reviewPlan/reviewDecision). */
-export const PROTOCOL_VERSION = 2;
+/**
+ * Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview,
+ * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
+ */
+export const PROTOCOL_VERSION = 3;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -56,6 +59,8 @@ export interface InitMessage {
    * `--bypass-plan-review`, waves go straight out; `unavailable`: nobody can review, such waves are refused.
    */
   planReview: PlanReviewMode;
+  /** Tools that live on the main thread (MCP, shared + this agent's), already named `{server}__{tool}`. */
+  externalTools: ToolSpec[];
   /** Village-wide plan id counter (one Int32 slot), so plan ids stay unique across agents' workers. */
   planIds: SharedArrayBuffer;
   /** The private data-plane port (transferred). */
@@ -100,8 +105,21 @@ export interface ReviewDecisionMessage {
   decision: PlanReviewDecision;
 }
 
+/** The answer to a `toolCall`. */
+export interface ToolResultMessage {
+  kind: 'toolResult';
+  requestId: number;
+  reply: ToolReply;
+}
+
 /** Main → worker, data plane. */
-export type ToWorker = DeliverMessage | DelegateResultMessage | ReviewDecisionMessage | InterruptMessage | StopMessage;
+export type ToWorker =
+  | DeliverMessage
+  | DelegateResultMessage
+  | ReviewDecisionMessage
+  | ToolResultMessage
+  | InterruptMessage
+  | StopMessage;
 
 /** Worker → main on parentPort, answering `init`. */
 export interface ReadyMessage {
@@ -184,8 +202,24 @@ export interface ReviewWithdrawnMessage {
   planId: number;
 }
 
+/** Call an external (main-thread) tool; answered by `toolResult`. */
+export interface ToolCallMessage {
+  kind: 'toolCall';
+  requestId: number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** The turn was interrupted while a `toolCall` ran: the main thread aborts it; no `toolResult` is awaited. */
+export interface ToolCancelMessage {
+  kind: 'toolCancel';
+  requestId: number;
+}
+
 /** Worker → main, data plane. */
 export type FromWorker =
+  | ToolCallMessage
+  | ToolCancelMessage
   | ReviewPlanMessage
   | ReviewWithdrawnMessage
   | EventMessage

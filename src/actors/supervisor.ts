@@ -7,7 +7,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
 import { assertNever, type AgentStatus, type CoreEvent, type Endpoint, type PlanTaskState } from '../core/events.js';
-import type { RunApprovalMode } from '../core/tools/contract.js';
+import type { RunApprovalMode, ToolReply, ToolSpec } from '../core/tools/contract.js';
 import type { Exchange, PromptMaterial } from '../core/turn/ports.js';
 import type { ModelTemplate, World } from '../core/world/types.js';
 import { AgentHandle, type WorkerExit } from './agentHandle.js';
@@ -46,6 +46,8 @@ export interface SupervisorOptions {
   /** Worker entry (tests pass a fixture worker); default the compiled agentWorker.js. */
   workerUrl?: URL;
   resourceLimits?: ResourceLimits;
+  /** Tools that live on the main thread (MCP): opened per agent on start, called from workers, closed on stop. */
+  externalTools?: ExternalToolPort;
   /** How `planReview` waves are handled: `ask` (the GUI reviews), `bypass` (headless flag), default `unavailable`. */
   planReview?: PlanReviewMode;
   /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
@@ -53,6 +55,19 @@ export interface SupervisorOptions {
   mailboxCapacity?: number;
   joinTimeoutMs?: number;
   now?: () => number;
+}
+
+/**
+ * Main-thread tools (MCP servers) as the supervisor sees them. `openAgent` runs before the worker starts (its
+ * per-agent connections live as long as the agent runs); a failure to connect is reported there, never fatal.
+ */
+export interface ExternalToolPort {
+  openAgent(agentId: string): Promise<void>;
+  closeAgent(agentId: string): Promise<void>;
+  /** Specs this agent sees, named `{server}__{tool}` (per-agent wins on a clash). */
+  specsFor(agentId: string): ToolSpec[];
+  /** Never throws for a tool failure: errors come back as `{ body, ok: false }`. */
+  call(agentId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply>;
 }
 
 /** Result of an external ask: the reception's answer text and how the delivery ended. */
@@ -143,7 +158,7 @@ export class Supervisor {
     }
     const s: AgentSlot = slot ?? {
       id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0,
-      exitExpected: false, failedWith: null, restartsAtMs: [], acks: new Map(),
+      exitExpected: false, failedWith: null, restartsAtMs: [], acks: new Map(), toolCalls: new Map(),
     };
     slot = s;
     this.slots.set(id, s);
@@ -154,6 +169,11 @@ export class Supervisor {
     slot.mailbox = new Mailbox(this.opts.mailboxCapacity ?? MAILBOX_CAPACITY);
     slot.startedAtMs = t0;
     const restored = this.opts.restore?.(id) ?? { history: [], summary: null };
+    let externalTools: ToolSpec[] = [];
+    if (this.opts.externalTools !== undefined) {
+      await this.opts.externalTools.openAgent(id);
+      externalTools = this.opts.externalTools.specsFor(id);
+    }
     const handle = AgentHandle.spawn(
       this.opts.workerUrl ?? agentWorkerUrl(),
       {
@@ -171,6 +191,7 @@ export class Supervisor {
         summary: restored.summary,
         lastCallMilli: 0,
         planReview: this.opts.planReview ?? 'unavailable',
+        externalTools,
         planIds: this.planIds,
       },
       { onMessage: (msg) => this.onWorkerMessage(s, handle, msg), onExit: (exit) => this.onWorkerExit(s, handle, exit) },
@@ -359,6 +380,13 @@ export class Supervisor {
       case 'reviewWithdrawn':
         this.reviews.forget(msg.planId);
         return;
+      case 'toolCall':
+        this.callExternalTool(slot, handle, msg.requestId, msg.name, msg.args);
+        return;
+      case 'toolCancel':
+        slot.toolCalls.get(msg.requestId)?.abort();
+        slot.toolCalls.delete(msg.requestId);
+        return;
       case 'diag':
         for (const n of msg.notes) this.diag.note(n.kind, n.fields, n.level);
         return;
@@ -392,6 +420,21 @@ export class Supervisor {
     }
   }
 
+  /** Runs a worker's main-thread tool call; the answer goes back unless the call was cancelled meanwhile. */
+  private callExternalTool(slot: AgentSlot, handle: AgentHandle, requestId: number, name: string, args: Record<string, unknown>): void {
+    const port = this.opts.externalTools;
+    const controller = new AbortController();
+    slot.toolCalls.set(requestId, controller);
+    const call =
+      port === undefined
+        ? Promise.resolve<ToolReply>({ body: `no tool named ${name}`, ok: false })
+        : port.call(slot.id, name, args, controller.signal).catch((error: unknown) => ({ body: toWire(error).message, ok: false }));
+    void call.then((reply) => {
+      if (!slot.toolCalls.delete(requestId) || slot.handle !== handle) return;
+      handle.post({ kind: 'toolResult', requestId, reply });
+    });
+  }
+
   private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload, exchange: Exchange): void {
     const fatal = stopsTheAgent(error);
     if (slot.inFlight !== null) this.router.finish(slot, slot.inFlight);
@@ -410,6 +453,9 @@ export class Supervisor {
 
   private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
     this.reviews.dropAgent(slot.id);
+    for (const call of slot.toolCalls.values()) call.abort();
+    slot.toolCalls.clear();
+    void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
     for (const ack of slot.acks.values()) ack();
     slot.acks.clear();
     if (slot.handle !== handle || slot.exitExpected) return;

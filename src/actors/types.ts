@@ -40,6 +40,8 @@ export interface AgentSlot {
   failedWith: 'crash' | 'fatal_llm' | null;
   /** Epoch ms of crash restarts inside the policy window. */
   restartsAtMs: number[];
+  /** Main-thread tool calls in flight for this agent's worker, keyed by request id. */
+  toolCalls: Map<number, AbortController>;
   /** Interrupt acks the supervisor waits for, keyed by envelope id. */
   acks: Map<string, () => void>;
 }

@@ -10,7 +10,8 @@ import type { DiagFields, DiagLevel, DiagNote, DiagSink } from '../core/diag.js'
 import { BugError, isFuseforksError, toWire } from '../core/errors.js';
 import { assertNever, type CoreEvent } from '../core/events.js';
 import type { LlmBackend } from '../core/llm/canonical.js';
-import type { ToolBox } from '../core/tools/contract.js';
+import type { ToolBox, ToolReply } from '../core/tools/contract.js';
+import type { ExternalToolCaller } from '../core/tools/externalTool.js';
 import type {
   BudgetGate,
   DeliveryRequest,
@@ -42,7 +43,8 @@ export interface WorkerEnv {
    * `degradedReason` set = an echo stands in for a broken template (emits `backendDegraded`).
    */
   makeBackend(init: InitMessage): { backend: LlmBackend; degradedReason?: string };
-  makeTools(init: InitMessage): ToolBox;
+  /** `callExternal` runs a main-thread (MCP) tool over the data plane. */
+  makeTools(init: InitMessage, callExternal: ExternalToolCaller): ToolBox;
   budgetFromShared(shared: SharedArrayBuffer): BudgetGate;
   now(): number;
 }
@@ -94,6 +96,7 @@ class AgentActor {
   private nextRequestId = 1;
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
   private readonly reviews = new Map<number, (decision: PlanReviewDecision) => void>();
+  private readonly toolCalls = new Map<number, (reply: ToolReply) => void>();
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
@@ -141,6 +144,10 @@ class AgentActor {
       }
       case 'reviewDecision': {
         this.reviews.get(msg.requestId)?.(msg.decision);
+        return;
+      }
+      case 'toolResult': {
+        this.toolCalls.get(msg.requestId)?.(msg.reply);
         return;
       }
       case 'interrupt': {
@@ -240,7 +247,7 @@ class AgentActor {
         this.emit({ type: 'backendDegraded', modelTemplateId: this.init.template.id, reason: made.degradedReason });
       }
     }
-    this.tools ??= this.env.makeTools(this.init);
+    this.tools ??= this.env.makeTools(this.init, (name, args, signal) => this.callExternal(name, args, signal));
     const input: TurnInput = {
       agent: this.init.agent,
       template: this.init.template,
@@ -279,6 +286,26 @@ class AgentActor {
         ? { reviewPlan: (request: PlanReviewRequest, signal: AbortSignal) => this.reviewPlan(request, signal) }
         : {}),
     };
+  }
+
+  /** Runs a main-thread tool; an interrupt answers at once with a short text and cancels the remote call. */
+  private callExternal(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply> {
+    const requestId = this.nextRequestId++;
+    return new Promise<ToolReply>((resolve) => {
+      const settle = (reply: ToolReply): void => {
+        this.toolCalls.delete(requestId);
+        signal.removeEventListener('abort', onAbort);
+        resolve(reply);
+      };
+      const onAbort = (): void => {
+        this.post({ kind: 'toolCancel', requestId });
+        settle({ body: 'interrupted', ok: false });
+      };
+      if (signal.aborted) return onAbort();
+      this.toolCalls.set(requestId, settle);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.post({ kind: 'toolCall', requestId, name, args });
+    });
   }
 
   /** Waits for a person's decision on a held wave; an interrupt withdraws the request and rejects. */
