@@ -14,6 +14,7 @@ import { checkSecretNames, openSecretStore, type SecretSource } from '../core/se
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { RunApprovalMode } from '../core/tools/contract.js';
 import type { ModelTemplate } from '../core/world/types.js';
+import type { PlanReviewMode } from '../actors/protocol.js';
 import { Supervisor } from '../actors/supervisor.js';
 import {
   bootstrapWorldFile,
@@ -49,6 +50,8 @@ export interface HostOptions {
   runApproval?: RunApprovalMode;
   /** Let plan waves of `planReview` agents go out without a human (headless `--bypass-plan-review`). */
   bypassPlanReview?: boolean;
+  /** Overrides the plan-review mode: the GUI passes 'ask' (a person reviews held waves). Default from bypassPlanReview. */
+  planReview?: PlanReviewMode;
   /** Restart crashed workers (serve). */
   restartCrashed?: boolean;
   /** How log notes are mirrored on stderr. */
@@ -97,7 +100,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       workspaceDir: v.workspace,
       runApproval: options.runApproval ?? 'required',
       // Headless: bypass when asked, else plan-review waves are unavailable (preflight already rejected them).
-      planReview: options.bypassPlanReview === true ? 'bypass' : 'unavailable',
+      planReview: options.planReview ?? (options.bypassPlanReview === true ? 'bypass' : 'unavailable'),
       backendMode: 'strict',
       apiKeyFor: (template) => apiKeyFor(template, secrets),
       material: promptMaterialReader(v, log),
@@ -118,7 +121,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     parts.stopDeliveries = async () => {
       await ticker?.stop();
     };
-    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
+    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS, { schedules, secrets });
   } catch (error) {
     await closeHost(parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
     throw error as FuseforksError;

@@ -5,7 +5,10 @@
 import type { DiagSink } from '../core/diag.js';
 import { FuseforksError } from '../core/errors.js';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
+import type { ScheduleStore } from '../core/schedules/scheduleStore.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import { lostReplyText } from '../actors/labels.js';
 import type { ExternalOutcome, Supervisor } from '../actors/supervisor.js';
@@ -26,11 +29,21 @@ export interface HostEvents {
   subscribe(listener: (event: CoreEvent) => void): () => void;
 }
 
+/** Stores the boot opened that callers above the host edit (the GUI's schedule and key screens). */
+export interface HostStores {
+  /** The one schedule store: the ticker reads it, GUI edits write it (never a second store on the same file). */
+  schedules: ScheduleStore;
+  /** The secret store the boot chose (keyring for the GUI). */
+  secrets: SecretStore;
+}
+
 /** A running host. */
 export class Host {
   readonly events: HostEvents;
   private closing: Promise<CloseReport> | null = null;
   private accepting = true;
+  /** Agents whose turn is in flight (from agentTyping; a stop or crash clears them). */
+  private readonly typing = new Set<string>();
 
   constructor(
     readonly paths: HostPaths,
@@ -39,8 +52,27 @@ export class Host {
     private readonly sessionState: HostSessions,
     private readonly parts: HostParts,
     private readonly graceMs: number,
+    private readonly stores: HostStores,
   ) {
     this.events = { subscribe: (listener) => supervisor.bus.onAny(listener) };
+    supervisor.bus.onAny((event) => {
+      if (event.type === 'agentTyping') {
+        if (event.active) this.typing.add(event.agentId);
+        else this.typing.delete(event.agentId);
+      } else if (event.type === 'agentStatusChanged' && event.status !== 'running') {
+        this.typing.delete(event.agentId);
+      }
+    });
+  }
+
+  /** The schedule store the ticker uses (the GUI edits this very instance). */
+  get schedules(): ScheduleStore {
+    return this.stores.schedules;
+  }
+
+  /** The secret store of this run (write-only API keys; callers only ever read `has`). */
+  get secrets(): SecretStore {
+    return this.stores.secrets;
   }
 
   /** The session store, or null when the village runs without persistence. */
@@ -124,6 +156,34 @@ export class Host {
   /** The most recently updated conversation becomes current. */
   continueLatest(): Promise<string | null> {
     return this.sessionState.continueLatest(this.agentIds());
+  }
+
+  /**
+   * Makes an older conversation current (SESSION_NOT_FOUND; SESSION_SWITCH_BLOCKED while any turn is in flight).
+   * Agents started afterwards begin with its histories; agents already running keep the history they have.
+   */
+  async openSession(id: string): Promise<string | null> {
+    if (this.typing.size > 0) {
+      throw new FuseforksError('SESSION_SWITCH_BLOCKED', `Cannot open another conversation while ${this.typing.size} turn(s) are in flight.`, {
+        fix: 'Wait for the answers (or press Stop all turns), then open the conversation again.',
+        details: { inFlight: this.typing.size },
+      });
+    }
+    return this.sessionState.openSession(id, this.agentIds());
+  }
+
+  /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */
+  pendingPlanReviews(): PlanReviewRequest[] {
+    return this.supervisor.pendingPlanReviews();
+  }
+
+  /**
+   * Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting). A rejection's note (trimmed,
+   * empty = none) goes back to the facilitator as text; rejected tasks are never delivered.
+   */
+  resolvePlanReview(planId: number, approved: boolean, note?: string | null): void {
+    const trimmed = typeof note === 'string' ? note.trim() : '';
+    this.supervisor.resolvePlanReview(planId, approved ? { kind: 'approved' } : { kind: 'rejected', note: trimmed === '' ? null : trimmed });
   }
 
   /** Closes everything in the fixed order (idempotent: every caller gets the same report). */

@@ -62,6 +62,21 @@ export class HostSessions {
     return meta.id;
   }
 
+  /**
+   * Makes an existing session current (SESSION_NOT_FOUND from the store). Agents started afterwards restore from
+   * it; running agents keep their in-memory history (the host refuses a switch while turns are in flight).
+   * Opening the current session is a no-op without events.
+   */
+  async openSession(id: string, agentIds: ReadonlySet<string>): Promise<string | null> {
+    if (this.store === null) return null;
+    const meta = this.store.open(id);
+    if (meta.id !== this.current) {
+      this.diag.note('session switched', { ...this.adopt(meta.id, agentIds) });
+      this.announce(meta.id);
+    }
+    return meta.id;
+  }
+
   /** History and summary an agent starts with (empty without a store or a record). */
   restoreFor(agentId: string): AgentRestore {
     const history = this.restored?.histories.get(agentId) ?? [];
