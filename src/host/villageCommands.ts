@@ -38,6 +38,8 @@ export interface VillagePorts {
     store: SessionStore | null;
     currentId(): string | null;
     newSession(): Promise<string | null>;
+    /** Makes an older conversation current (SESSION_SWITCH_BLOCKED while a turn is in flight). */
+    openSession(id: string): Promise<string | null>;
   } | null;
   now?: () => number;
 }
@@ -247,6 +249,14 @@ export class VillageCommands {
   newSession(): Promise<VillageState> {
     return this.serial(async () => {
       await this.requireSessions().newSession();
+      return this.state();
+    });
+  }
+
+  /** Makes an older conversation current; agents already running keep their history. */
+  openSession(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      await this.requireSessions().openSession(id);
       return this.state();
     });
   }

@@ -123,7 +123,17 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/mcp$/, handle: (v) => v.commands.readSharedMcp() },
   { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },
   // conversations
-  { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: async (v) => (await v.commands.newSession(), v.state()) },
+  { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: (v) => v.newSession() },
+  { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/open$`), handle: (v, p) => v.openSession(p.id!) },
+  // plan review (issue 8): a held wave of a planReview servant
+  {
+    method: 'POST',
+    pattern: /^\/api\/plan-reviews\/(?<id>[0-9]{1,15})$/,
+    handle: (v, p, b) => {
+      if (typeof b.approved !== 'boolean') throw badField('approved', 'true or false');
+      return v.resolvePlanReview(Number(p.id), b.approved, optStr(b, 'note'));
+    },
+  },
   {
     method: 'POST',
     pattern: new RegExp(`^/api/sessions/${SID}/fork$`),

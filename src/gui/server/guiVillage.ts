@@ -5,9 +5,7 @@
  */
 import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
-import { ScheduleStore } from '../../core/schedules/scheduleStore.js';
-import { KeyringSecretStore } from '../../core/secrets/keyringSecretStore.js';
-import type { SecretStore } from '../../core/secrets/secretStore.js';
+import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { Host } from '../../host/host.js';
 import { VillageCommands, type VillageState } from '../../host/villageCommands.js';
@@ -18,11 +16,22 @@ export const MESSAGE_TAIL = 500;
 /** Everything a screen shows; every mutation answers with it. Never contains a secret or a token. */
 export interface GuiState extends VillageState {
   messages: AgentMessage[];
+  /** Waves of `planReview` servants held for the person (oldest plan first), tasks in full. */
+  planReviews: PlanReviewRequest[];
   appVersion: string;
+}
+
+/** The chat shown after a switch: the opened session's stored messages, then live ones from the switch on. */
+interface ShownSession {
+  stored: AgentMessage[];
+  sinceMs: number;
 }
 
 /** The GUI's handle on a booted village. */
 export class GuiVillage {
+  /** Null until a conversation is switched in this run: the live log is the chat. */
+  private shown: ShownSession | null = null;
+
   constructor(
     private readonly host: Host,
     readonly commands: VillageCommands,
@@ -31,7 +40,37 @@ export class GuiVillage {
 
   /** Current state with the message tail. */
   state(): GuiState {
-    return { ...this.commands.state(), messages: this.host.supervisor.messages(MESSAGE_TAIL), appVersion: this.appVersion };
+    return { ...this.commands.state(), messages: this.messages(), planReviews: this.host.pendingPlanReviews(), appVersion: this.appVersion };
+  }
+
+  /** A new, empty conversation; the chat starts empty. */
+  async newSession(): Promise<GuiState> {
+    const now = Date.now();
+    await this.commands.newSession();
+    this.shown = { stored: [], sinceMs: now };
+    return this.state();
+  }
+
+  /**
+   * Opens an older conversation (SESSION_SWITCH_BLOCKED while a turn is in flight, SESSION_NOT_FOUND). Agents
+   * started afterwards restore its histories; running agents keep theirs. The chat shows its stored messages.
+   */
+  async openSession(id: string): Promise<GuiState> {
+    const now = Date.now();
+    await this.commands.openSession(id);
+    const store = this.host.sessions;
+    const stored: AgentMessage[] = [];
+    if (store !== null) {
+      for (const r of store.records(id).records) if (r.kind === 'message') stored.push(r.message);
+    }
+    this.shown = { stored: stored.slice(-MESSAGE_TAIL), sinceMs: now };
+    return this.state();
+  }
+
+  /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting); answers the re-read state. */
+  resolvePlanReview(planId: number, approved: boolean, note: string | null): GuiState {
+    this.host.resolvePlanReview(planId, approved, note);
+    return this.state();
   }
 
   /** Subscribes to the CoreEvent stream. */
@@ -89,30 +128,37 @@ export class GuiVillage {
     return this.state();
   }
 
+  private messages(): AgentMessage[] {
+    const live = this.host.supervisor.messages(MESSAGE_TAIL);
+    if (this.shown === null) return live;
+    const { stored, sinceMs } = this.shown;
+    const seen = new Set(stored.map((m) => m.id));
+    const after = live.filter((m) => m.tsMs >= sinceMs && !seen.has(m.id));
+    return [...stored, ...after].slice(-MESSAGE_TAIL);
+  }
+
   /** Closes the host (stops agents, releases the lock). */
   async close(): Promise<void> {
     await this.host.close();
   }
 }
 
-/** The host's parts the commands need; uses the host's own schedule store and secrets when it exposes them. */
+/**
+ * The commands over the host's own parts: the ScheduleStore the ticker reads (a second store on the same file
+ * would let the ticker fire a deleted schedule) and the secret store the boot chose.
+ */
 export async function openGuiVillage(host: Host, appVersion: string): Promise<GuiVillage> {
-  const exposed = host as unknown as { schedules?: ScheduleStore; secrets?: SecretStore };
-  const v = host.paths.village;
-  // TODO(host): the host's ticker holds its own ScheduleStore; until Host exposes it, edits use a second one.
-  const schedules =
-    exposed.schedules ??
-    (await ScheduleStore.open({ file: v.schedules, agentExists: (id) => host.world().agents.some((a) => a.id === id), diag: host.diag }));
   const commands = await VillageCommands.open({
-    paths: v,
+    paths: host.paths.village,
     supervisor: host.supervisor,
-    schedules,
-    secrets: exposed.secrets ?? new KeyringSecretStore(),
+    schedules: host.schedules,
+    secrets: host.secrets,
     emit: (event) => host.supervisor.bus.emit(event),
     sessions: {
       store: host.sessions,
       currentId: () => host.sessionId(),
       newSession: () => host.newSession(),
+      openSession: (id) => host.openSession(id),
     },
   });
   return new GuiVillage(host, commands, appVersion);

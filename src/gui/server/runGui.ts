@@ -37,6 +37,8 @@ export async function runGui(options: RunGuiOptions): Promise<number> {
         runSchedules: true,
         openDoor: true,
         createIfMissing: true,
+        // A person is at the screen: planReview waves wait for Approve / Reject.
+        planReview: 'ask',
       });
       try {
         return await openGuiVillage(host, options.appVersion);
