@@ -3,7 +3,7 @@
  * process keeps answering while the child runs (spawnSync would freeze it). Children are killed after 60 s at most;
  * `FUSEFORKS_SECRET_*` of the test environment never leak in.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +12,14 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const KILL_AFTER_MS = 60_000;
 
-/** Builds dist/ once per suite (emit errors in others' half-done files do not block emitting). */
+/**
+ * Checks that the binary under test was built: `npm test` builds once before vitest, so suites do not each pay
+ * a compile (running one file alone needs `npm run build` first).
+ */
 export function buildDist(): void {
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'ignore' });
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js missing after the build');
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
+    throw new Error('dist/cli/main.js is missing: run `npm run build` (npm test does) before the CLI end-to-end tests');
+  }
 }
 
 /** A finished child. */
