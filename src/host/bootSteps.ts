@@ -1,8 +1,7 @@
 /**
  * The steps of a host boot (SPEC §5), one function each, in the order `buildHost` calls them. Each step either
- * returns what it built or throws a FuseforksError naming the file/flag and the fix. Steps that are hooks for parts
- * not built yet (MCP client, door, pricing) say so and write nothing — the startup band must not gain lines for
- * features that do not run.
+ * returns what it built or throws a FuseforksError naming the file/flag and the fix. The pricing step is a named
+ * no-op (nothing at boot, as the original) — the startup band must not gain lines for features that do not run.
  */
 import { mkdirSync } from 'node:fs';
 import type { DiagSink } from '../core/diag.js';
@@ -15,7 +14,15 @@ import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { VillagePaths } from '../core/village/paths.js';
 import { ensureVillageId, readVillageId } from '../core/village/villageId.js';
 import { bootstrapWorld, loadWorld, saveWorld, saveWorldIfNormalized, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
-import type { World } from '../core/world/types.js';
+import type { Language, World } from '../core/world/types.js';
+import type { LogStderrMode } from '../core/log.js';
+import type { StartupBand } from '../core/startupBand.js';
+import { lostReplyText } from '../actors/labels.js';
+import type { ExternalToolPort, Supervisor } from '../actors/supervisor.js';
+import type { DoorStatus } from './door/doorSettings.js';
+import { openShelfDoor } from './door/shelfDoor.js';
+import { McpClientManager } from './mcp/mcpClientManager.js';
+import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
 
 /** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
@@ -105,15 +112,78 @@ export interface Closable {
   close(): Promise<void>;
 }
 
-/** MCP client connect (shared + per-agent mcp.json). HOOK: the MCP client manager is not built yet; logs nothing. */
-export async function connectMcpServers(): Promise<Closable> {
-  return { close: async () => undefined };
+/** The village's MCP client side as the host holds it: the manager (for status) and the port for the supervisor. */
+export interface HostMcp extends Closable {
+  manager: McpClientManager;
+  port: ExternalToolPort;
 }
 
-/** The door (MCP server on 127.0.0.1). HOOK: not built yet, so no `mcp server:` line is ever written. */
-export async function openDoor(enabled: boolean): Promise<Closable> {
-  void enabled;
-  return { close: async () => undefined };
+/**
+ * Constructs the MCP client manager (cheap: the SDK loads only when a server is configured) and the supervisor's
+ * tool port over it. Connecting is a separate step (`connectSharedMcp`) so the supervisor can take the port first.
+ * Under `--events jsonl` a stdio child's stderr lines become `{"type":"log","source":"mcp:<name>",…}` on stderr.
+ */
+export function createHostMcp(
+  paths: VillagePaths,
+  diag: DiagSink,
+  language: () => Language,
+  stderrMode: LogStderrMode,
+  env: NodeJS.ProcessEnv,
+): HostMcp {
+  const manager = new McpClientManager({
+    paths,
+    diag,
+    language,
+    parentEnv: env,
+    ...(stderrMode === 'jsonl' ? { jsonlStderr: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
+  });
+  return { manager, port: mcpToolPort(manager), close: () => manager.closeAll() };
+}
+
+/**
+ * MCP client connect of the shared `workspace/mcp.json` (per-agent files open on agent start). Never fatal:
+ * a broken file or a server that does not connect is a WARN note (the manager's), and boot goes on.
+ * One summary line only when servers are configured, so a village without MCP logs nothing here.
+ */
+export async function connectSharedMcp(mcp: HostMcp, diag: DiagSink): Promise<void> {
+  const report = await mcp.manager.connectShared();
+  if (report.statuses.length === 0) return;
+  const connected = report.statuses.filter((s) => s.connected);
+  diag.note('mcp connected', {
+    servers: report.statuses.length,
+    connected: connected.length,
+    tools: connected.reduce((n, s) => n + s.tools.length, 0),
+  }, connected.length === report.statuses.length ? 'info' : 'warn');
+}
+
+/**
+ * The door (MCP server on 127.0.0.1) when `enabled` (serve, GUI) and the shelf's mcp_server.json switches it on.
+ * Writes the `mcp server:` band line when it listens; a busy port or a broken file is a WARN note, never fatal.
+ * An ask that comes back without text answers with the fixed notice in the village language, as `Host.askExternal`.
+ */
+export async function openHostDoor(
+  enabled: boolean,
+  paths: VillagePaths,
+  supervisor: Supervisor,
+  band: StartupBand,
+  diag: DiagSink,
+  version: string,
+): Promise<{ closable: Closable | null; status: DoorStatus | null }> {
+  if (!enabled) return { closable: null, status: null };
+  const opened = await openShelfDoor(paths.shelf.mcpServer, {
+    askExternal: async (client, message) => {
+      const outcome = await supervisor.askExternalOutcome(client, message);
+      if (outcome.answer !== '') return outcome;
+      return { answer: lostReplyText(outcome.state, supervisor.currentWorld().language), state: outcome.state };
+    },
+    onError: (error) => diag.note('door error', { error: error instanceof Error ? error.name : 'unknown' }, 'warn'),
+    version,
+  });
+  if (opened.door !== null) band.mcpServer(opened.door.port);
+  else if (opened.status.blocked || opened.status.lastError !== null) {
+    diag.note('door', { listening: false, port: opened.status.port, blocked: opened.status.blocked, reason: opened.status.lastError }, 'warn');
+  }
+  return { closable: opened.door, status: opened.status };
 }
 
 /** Probe approvals of this shelf, bound to this village's id (created only when schedules run). */

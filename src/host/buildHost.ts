@@ -18,11 +18,12 @@ import type { PlanReviewMode } from '../actors/protocol.js';
 import { Supervisor } from '../actors/supervisor.js';
 import {
   bootstrapWorldFile,
-  connectMcpServers,
+  connectSharedMcp,
+  createHostMcp,
   loadProbeApprovals,
   lockVillage,
   noteJev,
-  openDoor,
+  openHostDoor,
   openSchedules,
   pricingSource,
   registerBundledTools,
@@ -95,6 +96,9 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const schedules = await openSchedules(v, world, log);
     checkSecretNames(options.secrets, world.modelTemplates.map((t) => t.id));
     registerBundledTools();
+    // Only constructed here (no SDK load, no child); the supervisor takes its port, connecting comes next.
+    const mcp = createHostMcp(v, log, () => supervisorRef.current?.currentWorld().language ?? world.language, options.stderrMode ?? 'none', env);
+    parts.mcp = mcp;
     const supervisor = new Supervisor({
       world,
       workspaceDir: v.workspace,
@@ -108,16 +112,26 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       ...(recorder === null ? {} : { recorder }),
       diag: log,
       restartCrashed: options.restartCrashed === true,
+      externalTools: mcp.port,
       ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
     });
     supervisorRef.current = supervisor;
     parts.supervisor = supervisor;
-    parts.mcp = await connectMcpServers();
-    parts.door = await openDoor(options.openDoor);
+    await connectSharedMcp(mcp, log);
+    const door = await openHostDoor(options.openDoor, v, supervisor, band, log, options.appVersion);
+    parts.door = door.closable;
     const probes = await loadProbeApprovals(v, options.runSchedules, log);
     await noteJev(v, secrets, log);
     pricingSource();
-    const ticker = startScheduleTicker(options.runSchedules, { schedules, supervisor, probes, workspaceDir: v.workspace, diag: log });
+    // village_id exists (probes) before this starts; under ask nothing is constructed (SPEC §5, ops §2.6).
+    const ticker = startScheduleTicker(options.runSchedules, {
+      schedules,
+      supervisor,
+      probes,
+      workspaceDir: v.workspace,
+      diag: log,
+      newSession: () => sessions.newSession(new Set(supervisor.currentWorld().agents.map((a) => a.id))),
+    });
     parts.stopDeliveries = async () => {
       await ticker?.stop();
     };
