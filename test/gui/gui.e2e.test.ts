@@ -10,7 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { exampleVillage, startCli, Temps } from '../cli/support/cliProcess.js';
-import { buildForGui, ROOT, startGui, type GuiChild } from './support/guiChild.js';
+import { requireGuiBuild, ROOT, startGui, type GuiChild } from './support/guiChild.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -25,7 +25,7 @@ const temps = new Temps();
 
 beforeAll(async () => {
   if (!HAS_CHROMIUM) return;
-  buildForGui();
+  requireGuiBuild();
   stub = await startStubLlm();
   dir = mkdtempSync(join(tmpdir(), 'ff-gui-e2e-'));
   profile = mkdtempSync(join(tmpdir(), 'ff-chromium-'));

@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildForGui, request, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
+import { requireGuiBuild, request, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
 
 let dir: string;
 let gui: GuiChild;
 
 beforeAll(async () => {
-  buildForGui();
+  requireGuiBuild();
   dir = mkdtempSync(join(tmpdir(), 'ff-gui-api-'));
   gui = await startGui(dir);
   expect((await waitBoot(gui.port, gui.token)).state).toBe('ready');

@@ -28,7 +28,7 @@ describe('locales', () => {
   });
 
   it('every t() key used by the components exists', () => {
-    const files = ['App.vue', ...['AgentList', 'AgentSettings', 'BootOverlay', 'ChatPanel', 'ConfirmHost', 'KizunaMap', 'McpDialog', 'ScheduleDialog', 'SessionsDialog', 'TemplateDialog', 'ToastHost', 'VillageDialog'].map((c) => `components/${c}.vue`)];
+    const files = ['App.vue', ...['AgentList', 'AgentSettings', 'BootOverlay', 'ChatPanel', 'ConfirmHost', 'KizunaMap', 'McpDialog', 'PlanReviewPane', 'ScheduleDialog', 'SessionsDialog', 'TemplateDialog', 'ToastHost', 'VillageDialog'].map((c) => `components/${c}.vue`)];
     const keys = new Set(leafKeys(en));
     for (const file of files) {
       const text = readFileSync(new URL(`../../../src/gui/client/${file}`, import.meta.url), 'utf8');

@@ -10,7 +10,7 @@ function state(n: number, agents: string[] = ['a']): GuiState {
       groups: [], modelTemplates: [], roles: [], topologyPositions: {}, language: 'en', reception: null, externalName: `read-${n}`,
     },
     statuses: agents.map((agentId) => ({ agentId, status: 'idle' as const })),
-    hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], appVersion: '0',
+    hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], planReviews: [], appVersion: '0',
   };
 }
 
@@ -121,6 +121,14 @@ describe('applyEvent', () => {
     const effect = applyEvent(view, { type: 'agentFailed', agentId: 'a', error: { code: 'LLM_HTTP', message: 'x', retryable: false } }, 1);
     expect(view.lastError.a).toBe('LLM_HTTP: x');
     expect(effect.toast?.level).toBe('error');
+  });
+
+  it('a held plan wave appearing or going re-reads the state (the pane shows the server list)', () => {
+    const view = emptyView();
+    const tasks = [{ to: 'b', message: 'part b' }];
+    expect(applyEvent(view, { type: 'planReviewRequested', planId: 1, agentId: 'a', wave: 1, tasks }, 1).refresh).toBe(true);
+    expect(applyEvent(view, { type: 'planReviewResolved', planId: 1, agentId: 'a', approved: false }, 1).refresh).toBe(true);
+    expect(applyEvent(view, { type: 'planWaveStarted', planId: 1 }, 1).refresh).toBe(false);
   });
 
   it('a status that leaves running clears typing', () => {

@@ -1,8 +1,9 @@
 /**
- * Runs the built `fuseforks-cli gui --no-open` as a child process for GUI tests, and builds what it needs first
- * (tsc for the server, vite for the client). `request` speaks raw node:http so a test can forge Host and Origin.
+ * Runs the built `fuseforks-cli gui --no-open` as a child process for GUI tests. The build is `npm run build`
+ * (tsc + vite; `npm test` runs it first); the tests only check that its output is there. `request` speaks raw
+ * node:http so a test can forge Host and Origin.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -11,13 +12,12 @@ import { fileURLToPath } from 'node:url';
 /** Repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Compiles the server (tsc; emit errors in other helpers' files do not stop it) and builds the client (vite). */
-export function buildForGui(): void {
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'ignore' });
-  const vite = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'src/gui/client/vite.config.ts'], { cwd: ROOT, encoding: 'utf8' });
-  if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr}`);
-  if (!existsSync(join(ROOT, 'dist/gui/server/runGui.js')) || !existsSync(join(ROOT, 'dist/gui/client/index.html'))) {
-    throw new Error('GUI build output is missing');
+/** Throws a clear error when the built server or client is missing (the tests never build on their own). */
+export function requireGuiBuild(): void {
+  for (const file of ['dist/gui/server/runGui.js', 'dist/gui/client/index.html']) {
+    if (!existsSync(join(ROOT, file))) {
+      throw new Error(`The GUI build output ${file} is missing: run \`npm run build\` (tsc + vite) first, or use \`npm test\`.`);
+    }
   }
 }
 

@@ -119,8 +119,18 @@ export interface GuiState {
   worldReadOnly: string | null;
   sessions: { current: string | null; list: SessionMeta[] };
   messages: AgentMessage[];
+  /** Waves of planReview servants held for a decision, oldest plan first. */
+  planReviews: PlanReview[];
   appVersion: string;
   createdId?: string;
+}
+
+/** A held plan wave (issue 8), tasks in full. */
+export interface PlanReview {
+  planId: number;
+  agentId: string;
+  wave: number;
+  tasks: Array<{ to: string; message: string }>;
 }
 
 /** `/api/boot`. */
@@ -143,4 +153,6 @@ export type CoreEvent =
   | { type: 'toolRepeatBlocked'; agentId: string; tool: string; repeats: number }
   | { type: 'turnInterrupted'; agentId: string; turnSeq: number }
   | { type: 'hopLimitReached'; agentId: string; maxHops: number }
+  | { type: 'planReviewRequested'; planId: number; agentId: string; wave: number; tasks: Array<{ to: string; message: string }> }
+  | { type: 'planReviewResolved'; planId: number; agentId: string; approved: boolean }
   | { type: 'planWaveStarted' | 'planTaskResolved' | 'planWaveFinished'; planId: number };

@@ -110,6 +110,9 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       return { refresh: true };
     case 'topologyChanged':
     case 'sessionSwitched':
+    // A held wave appears or goes: re-read so the pane shows the server's list, never an assumed one.
+    case 'planReviewRequested':
+    case 'planReviewResolved':
       return { refresh: true };
     default:
       return { refresh: false };
