@@ -2,35 +2,66 @@
  * The agent worker entry, loaded by Node as `dist/actors/agentWorker.js` (one per started agent).
  * Wires the real turn engine, backend factory, tool registry and budget view into the worker loop.
  * Lean by rule: nothing here may reach zod, pino, lmdb, the MCP SDK or oclif (workerImports test).
+ *
+ * The engine, the LLM backends and the tools load on the first delivery, not at spawn: most agents started by
+ * `--start batch` never get a message in a cron `ask`, and each eager load cost ~0.25 s of CPU per worker.
  */
 import { parentPort } from 'node:worker_threads';
-import { BudgetPool } from '../core/budget/budgetPool.js';
-import { createBackend } from '../core/llm/factory.js';
-import { MemorySecretStore } from '../core/secrets/secretStore.js';
-import { createToolBox } from '../core/tools/builtins.js';
-import { externalTool } from '../core/tools/externalTool.js';
-import { runTurn } from '../core/turn/turnEngine.js';
-import { serveAgent } from './workerLoop.js';
+import { serveAgent, type WorkerEnv } from './workerLoop.js';
 
 if (parentPort === null) throw new Error('agentWorker.js must run as a worker thread');
 
-serveAgent(parentPort, {
-  runTurn,
+type Heavy = {
+  budget: typeof import('../core/budget/budgetPool.js');
+  factory: typeof import('../core/llm/factory.js');
+  secrets: typeof import('../core/secrets/secretStore.js');
+  builtins: typeof import('../core/tools/builtins.js');
+  external: typeof import('../core/tools/externalTool.js');
+  engine: typeof import('../core/turn/turnEngine.js');
+};
+
+let heavy: Heavy | null = null;
+let loading: Promise<void> | null = null;
+
+function loaded(): Heavy {
+  if (heavy === null) throw new Error('agent worker used before prepare()');
+  return heavy;
+}
+
+const env: WorkerEnv = {
+  prepare: () =>
+    (loading ??= (async () => {
+      const [budget, factory, secrets, builtins, external, engine] = await Promise.all([
+        import('../core/budget/budgetPool.js'),
+        import('../core/llm/factory.js'),
+        import('../core/secrets/secretStore.js'),
+        import('../core/tools/builtins.js'),
+        import('../core/tools/externalTool.js'),
+        import('../core/turn/turnEngine.js'),
+      ]);
+      heavy = { budget, factory, secrets, builtins, external, engine };
+    })()),
+  runTurn: (input, deps) => loaded().engine.runTurn(input, deps),
   makeBackend: (init) => {
-    const secrets = new MemorySecretStore(init.apiKey === null ? {} : { [init.template.id]: init.apiKey });
-    return createBackend(init.template, secrets, init.backendMode);
+    const { factory, secrets } = loaded();
+    const store = new secrets.MemorySecretStore(init.apiKey === null ? {} : { [init.template.id]: init.apiKey });
+    return factory.createBackend(init.template, store, init.backendMode);
   },
-  makeTools: (init, callExternal) =>
-    createToolBox(
+  makeTools: (init, callExternal) => {
+    const { builtins, external } = loaded();
+    return builtins.createToolBox(
       {
-      agentId: init.agent.id,
-      workDir: init.agent.workDir,
-      enabledTools: init.agent.enabledTools,
-      language: init.language,
-      workspaceDir: init.workspaceDir,
+        agentId: init.agent.id,
+        workDir: init.agent.workDir,
+        enabledTools: init.agent.enabledTools,
+        language: init.language,
+        workspaceDir: init.workspaceDir,
       },
-      init.externalTools.map((spec) => externalTool(spec, callExternal)),
-    ),
-  budgetFromShared: (shared) => BudgetPool.fromShared(shared),
+      init.externalTools.map((spec) => external.externalTool(spec, callExternal)),
+    );
+  },
+  budgetFromShared: (shared) => loaded().budget.BudgetPool.fromShared(shared),
   now: () => Date.now(),
-});
+};
+
+serveAgent(parentPort, env);

@@ -37,6 +37,8 @@ export const HISTORY_WINDOW = 8;
 
 /** What the worker entry plugs in: the engine, the backend/tool factories and the budget view. */
 export interface WorkerEnv {
+  /** Loads what a turn needs (engine, backends, tools); awaited before the first turn, not at spawn. */
+  prepare?(): Promise<void>;
   runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult>;
   /**
    * Called lazily at the first turn so a config error fails that turn (LLM_CONFIG), not the boot.
@@ -239,7 +241,8 @@ class AgentActor {
     return { kind: 'turnDone', envelopeId: msg.envelopeId, turnSeq: seq, result, backend: this.backend?.name ?? '-' };
   }
 
-  private turn(msg: DeliverMessage, seq: number, signal: AbortSignal): Promise<TurnResult> {
+  private async turn(msg: DeliverMessage, seq: number, signal: AbortSignal): Promise<TurnResult> {
+    await this.env.prepare?.();
     if (this.backend === null) {
       const made = this.env.makeBackend(this.init);
       this.backend = made.backend;

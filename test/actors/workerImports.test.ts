@@ -11,11 +11,15 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = resolve(ROOT, 'src/actors/agentWorker.ts');
 const FORBIDDEN = ['zod', 'pino', 'lmdb', '@modelcontextprotocol/sdk', '@oclif/core'];
 
-/** Static import/export specifiers of a TS file (`import type` is erased at run time and skipped). */
+/**
+ * Import/export specifiers of a TS file (`import type` is erased at run time and skipped), plus every dynamic
+ * `import('…')`: the worker entry defers its engine to the first delivery, and deferred code still counts.
+ */
 function specifiers(source: string): string[] {
   const out: string[] = [];
   const re = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
   for (const m of source.matchAll(re)) if (m[1] !== undefined) out.push(m[1]);
+  for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) if (m[1] !== undefined) out.push(m[1]);
   return out;
 }
 
