@@ -72,6 +72,24 @@ describe('fuseforks-cli gui API', () => {
     expect(badTie.body).toMatchObject({ code: 'INVALID_TOPOLOGY' });
   });
 
+  it('plan review and conversation routes: refusals name the field or the missing thing, answers are the state', async () => {
+    const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
+    const state = (await request(gui.port, 'GET', '/api/state', { headers: auth() })).body as { planReviews: unknown[]; sessions: { current: string } };
+    expect(state.planReviews).toEqual([]);
+    const badField = await request(gui.port, 'POST', '/api/plan-reviews/7', { headers, body: { approved: 'yes' } });
+    expect(badField.status).toBe(400);
+    expect(badField.body).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'approved' } });
+    const notWaiting = await request(gui.port, 'POST', '/api/plan-reviews/7', { headers, body: { approved: false, note: 'no' } });
+    expect(notWaiting.status).toBe(400);
+    expect((notWaiting.body as { message: string }).message).toContain('no plan 7 is waiting');
+    const missing = await request(gui.port, 'POST', '/api/sessions/no-such-session/open', { headers });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    const same = await request(gui.port, 'POST', `/api/sessions/${state.sessions.current}/open`, { headers });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ sessions: { current: state.sessions.current }, planReviews: [] });
+  });
+
   it('a second launch on the same village shows LOCK_HELD and the holder\'s log gains no line', async () => {
     const log = join(dir, 'workspace/fuseforks.log');
     const before = readFileSync(log, 'utf8');
