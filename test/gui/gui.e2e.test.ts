@@ -10,7 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { exampleVillage, startCli, Temps } from '../cli/support/cliProcess.js';
-import { requireGuiBuild, ROOT, startGui, type GuiChild } from './support/guiChild.js';
+import { request, requireGuiBuild, ROOT, startGui, type GuiChild } from './support/guiChild.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -162,6 +162,41 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await page.waitForSelector(id('typing-alice'));
     await page.click(id('stop-all'));
     await page.waitForSelector(id('typing-alice'), { state: 'detached' });
+
+    // Plan review: Alice (planReview) plans a wave for Bob and Carol; the pane shows both tasks; Reject with a note.
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await request(gui.port, method, path, { headers: { 'x-fuseforks-token': gui.token, origin: `http://127.0.0.1:${gui.port}` }, body });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      return res.body as { world: { agents: Array<{ id: string }> } };
+    };
+    await api('POST', '/api/agents', { name: 'Carol' });
+    await api('PUT', '/api/agents/alice/ties', { targets: ['bob', 'carol'] });
+    const alice = (await api('GET', '/api/state')).world.agents.find((a) => a.id === 'alice');
+    await api('PUT', '/api/agents/alice', { spec: { ...alice, planReview: true } });
+    await api('POST', '/api/agents/alice/stop');
+    await api('POST', '/api/agents/alice/start');
+    await api('POST', '/api/agents/carol/start');
+    stub.reset();
+    stub.enqueue(reply.tool('plan', { tasks: [{ to: 'bob', message: 'Bob: count the apples' }, { to: 'carol', message: 'Carol: count the pears' }] }));
+    stub.respond((r) => {
+      const results = ((r.body?.messages ?? []) as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'tool');
+      return reply.text(`Plan answer: ${results.map((m) => String(m.content)).join(' ')}`);
+    });
+    await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
+    await page.click(`${id('agent-card-alice')} .card-name`);
+    await page.fill(id('chat-input'), 'count the fruit');
+    await page.press(id('chat-input'), 'Enter');
+    await page.waitForSelector(id('plan-reviews'));
+    await expect(page.locator(id('plan-review-task')).count()).resolves.toBe(2);
+    await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Bob: count the apples');
+    await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Carol: count the pears');
+    await page.screenshot({ path: join(SHOTS, 'plan-review-dark-en.png') });
+    await page.locator('[data-testid^="plan-review-note-"]').fill('only the apples, please');
+    await page.locator('[data-testid^="plan-review-reject-"]').click();
+    await page.waitForSelector(id('plan-reviews'), { state: 'detached' });
+    await page.waitForSelector(`${id('bubble-agent')}:has-text("only the apples, please")`);
+    // Only Alice's two rounds reached the LLM: Bob and Carol got no request.
+    expect(stub.count).toBe(2);
 
     // Reload: same village, position included.
     await page.reload();
