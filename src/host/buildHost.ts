@@ -120,6 +120,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     await connectSharedMcp(mcp, log);
     const door = await openHostDoor(options.openDoor, v, supervisor, band, log, options.appVersion);
     parts.door = door.closable;
+    parts.doorStatus = door.status;
     const probes = await loadProbeApprovals(v, options.runSchedules, log);
     await noteJev(v, secrets, log);
     pricingSource();

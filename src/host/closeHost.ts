@@ -9,7 +9,8 @@ import type { DiagSink } from '../core/diag.js';
 import type { DiagLog } from '../core/log.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { Supervisor } from '../actors/supervisor.js';
-import type { Closable } from './bootSteps.js';
+import type { Closable, HostMcp } from './bootSteps.js';
+import type { DoorStatus } from './door/doorSettings.js';
 import type { SessionRecorder } from './sessionRecorder.js';
 import type { VillageLock } from './villageLock.js';
 
@@ -22,7 +23,9 @@ export interface HostParts {
   log?: DiagLog | null;
   stopDeliveries?: () => Promise<void>;
   door?: Closable | null;
-  mcp?: Closable | null;
+  /** How the door came out of boot (null: the door is not wanted here, e.g. `ask`). */
+  doorStatus?: DoorStatus | null;
+  mcp?: HostMcp | null;
   supervisor?: Supervisor | null;
   recorder?: SessionRecorder | null;
   sessions?: SessionStore | null;

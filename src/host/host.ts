@@ -13,6 +13,8 @@ import type { World } from '../core/world/types.js';
 import { lostReplyText } from '../actors/labels.js';
 import type { ExternalOutcome, Supervisor } from '../actors/supervisor.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
+import type { DoorStatus } from './door/doorSettings.js';
+import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
 
@@ -73,6 +75,16 @@ export class Host {
   /** The secret store of this run (write-only API keys; callers only ever read `has`). */
   get secrets(): SecretStore {
     return this.stores.secrets;
+  }
+
+  /** MCP servers: the shared ones, plus `agentId`'s own when given (connected, tools, last error). */
+  mcpStatus(agentId?: string): McpServerStatus[] {
+    return this.parts.mcp?.manager.status(agentId) ?? [];
+  }
+
+  /** How the door came out of boot; null when this host does not open it (`ask`). */
+  doorStatus(): DoorStatus | null {
+    return this.parts.doorStatus ?? null;
   }
 
   /** The session store, or null when the village runs without persistence. */
