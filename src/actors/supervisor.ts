@@ -14,6 +14,7 @@ import { AgentHandle, type WorkerExit } from './agentHandle.js';
 import { EventBus } from './eventBus.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
+import { AgentStats, type AgentCounters } from './agentStats.js';
 import { PlanReviews } from './planReviews.js';
 import { PROTOCOL_VERSION, type FromWorker, type PlanReviewMode } from './protocol.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
@@ -48,6 +49,8 @@ export interface SupervisorOptions {
   resourceLimits?: ResourceLimits;
   /** Tools that live on the main thread (MCP): opened per agent on start, called from workers, closed on stop. */
   externalTools?: ExternalToolPort;
+  /** `agentStatsUpdated` interval for active agents (ms); default 1000, 0 = off. */
+  statsIntervalMs?: number;
   /** How `planReview` waves are handled: `ask` (the GUI reviews), `bypass` (headless flag), default `unavailable`. */
   planReview?: PlanReviewMode;
   /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
@@ -90,6 +93,7 @@ export class Supervisor {
   /** Plan id counter shared with every worker (Atomics.add), so ids are village-unique from 1. */
   private readonly planIds = new SharedArrayBuffer(4);
   private readonly reviews = new PlanReviews();
+  private readonly stats = new AgentStats();
 
   constructor(private readonly opts: SupervisorOptions) {
     this.world = opts.world;
@@ -106,6 +110,10 @@ export class Supervisor {
       emit: (event) => this.bus.emit(event),
       material: opts.material ?? (() => EMPTY_MATERIAL),
       now: this.now,
+    });
+    this.stats.start(opts.statsIntervalMs ?? 1000, () => {
+      const active = [...this.slots.values()].map((x) => ({ agentId: x.id, status: x.status, startedAtMs: x.startedAtMs }));
+      for (const event of this.stats.tick(active, this.now())) this.bus.emit(event);
     });
   }
 
@@ -235,6 +243,11 @@ export class Supervisor {
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
   }
 
+  /** Token counters of one agent since this supervisor started (zeros when it never ran). */
+  agentCounters(agentId: string): AgentCounters {
+    return { ...this.stats.of(agentId) };
+  }
+
   /** Waves of `planReview` agents waiting for a person's decision (oldest first). */
   pendingPlanReviews(): PlanReviewRequest[] {
     return this.reviews.list();
@@ -326,6 +339,7 @@ export class Supervisor {
   /** Stops every started agent and reaps failed ones. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.stats.stop();
     for (const timer of this.restartTimers) clearTimeout(timer);
     this.restartTimers.clear();
     await this.interruptAll();
@@ -407,7 +421,10 @@ export class Supervisor {
       case 'turnFailed': {
         const env = slot.inFlight;
         if (env === null || env.id !== msg.envelopeId) return; // stopped meanwhile: already resolved
-        if (msg.kind === 'turnDone') this.router.turnDone(slot, env, msg);
+        if (msg.kind === 'turnDone') {
+          this.stats.settle(slot.id, msg.result.spend);
+          this.router.turnDone(slot, env, msg);
+        }
         else if (msg.kind === 'turnFolded') {
           this.router.finish(slot, env);
           this.router.replies.resolve(env.id, { text: '', state: 'interrupted' });
