@@ -1,7 +1,7 @@
 /**
  * Browser e2e: headless Debian Chromium (playwright-core, never a downloaded browser) against a real
  * `fuseforks-cli gui` child and the loopback stub LLM. One browser launch for the file. Saves the main-screen
- * screenshots (light/dark × en/ja) to docs/screenshots/. Skipped, with the reason, when Chromium is absent.
+ * screenshots (light/dark × en/ja) to test-output/screenshots/ (docs/screenshots/ with UPDATE_SCREENSHOTS=1). Skipped, with the reason, when Chromium is absent.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import { request, requireGuiBuild, ROOT, startGui, type GuiChild } from './suppo
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SHOTS = join(ROOT, 'docs/screenshots');
+// Every run writes its screenshots to an ignored folder; `UPDATE_SCREENSHOTS=1` refreshes the ones the README shows.
+const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-output/screenshots');
 
 let browser: BrowserContext;
 let stub: StubLlm;
