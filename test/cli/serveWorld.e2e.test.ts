@@ -7,7 +7,7 @@
  * that an MCP child's stderr reaches stderr only as JSON lines.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -57,9 +57,11 @@ async function until(test: () => boolean, what: string, ms = 60_000): Promise<vo
 }
 
 /** A village with two agents (desk = reception, helper), a shared stdio MCP server `fx`, optional door and schedule. */
-function village(opts: { door?: number; schedule?: boolean; mcpArgs?: string[] }): string {
+function village(opts: { door?: number; schedule?: boolean; mcpArgs?: string[]; failingServer?: boolean }): string {
   const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
-  const mcp = { mcpServers: { fx: { command: process.execPath, args: [FIXTURE, '--label', 'L', ...(opts.mcpArgs ?? [])] } } };
+  const fx = { command: process.execPath, args: [FIXTURE, '--label', 'L', ...(opts.mcpArgs ?? [])] };
+  const bad = { command: process.execPath, args: [FIXTURE, '--exit'] };
+  const mcp = { mcpServers: opts.failingServer === true ? { fx, bad } : { fx } };
   writeFileSync(join(dir, 'workspace/mcp.json'), JSON.stringify(mcp));
   if (opts.door !== undefined) writeFileSync(join(dir, 'mcp_server.json'), JSON.stringify({ enabled: true, port: opts.door, token: TOKEN }), { mode: 0o600 });
   if (opts.schedule === true) {
@@ -197,5 +199,21 @@ describe('serve --events jsonl with an MCP child writing to stderr', () => {
     for (const line of lines) expect(STDERR_KINDS.has(String(line.type))).toBe(true);
     expect(lines).toContainEqual({ type: 'log', source: 'mcp:fx', message: 'hello from the child' });
     expect(lines).toContainEqual({ type: 'log', source: 'mcp:fx', message: 'second line' });
+  }, 60_000);
+});
+
+describe('ask on a village whose door is switched on', () => {
+  it('never opens the door; a failing MCP server is a WARN note, the tools of the others still work', async () => {
+    const port = await freePort();
+    const dir = village({ door: port, failingServer: true });
+    const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', 'please use the tool'], KEY);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('tool said L:5\n');
+    const records = logRecords(dir);
+    expect(records.some((r) => r.msg === 'mcp server')).toBe(false);
+    expect(records.some((r) => r.msg === 'mcp connect failed' && r.server === 'bad' && r.level === 'warn')).toBe(true);
+    expect(records.find((r) => r.msg === 'mcp connected')).toMatchObject({ servers: 2, connected: 1 });
+    // ask never creates village_id (only serve and the GUI run schedules).
+    expect(existsSync(join(dir, 'workspace/village_id'))).toBe(false);
   }, 60_000);
 });
