@@ -12,6 +12,7 @@ import { assertNever, type CoreEvent } from '../core/events.js';
 import type { LlmBackend } from '../core/llm/canonical.js';
 import type { ToolBox, ToolReply } from '../core/tools/contract.js';
 import type { ExternalToolCaller } from '../core/tools/externalTool.js';
+import { endpointLogLabel } from '../core/turn/envelope.js';
 import type {
   BudgetGate,
   DeliveryRequest,
@@ -179,7 +180,7 @@ class AgentActor {
   private async runEnvelope(msg: DeliverMessage): Promise<void> {
     const agentId = this.init.agent.id;
     if (msg.folded) {
-      this.note('turn folded', { agent: agentId, hop: msg.envelope.hop, from: fromField(msg) });
+      this.note('turn folded', { agent: agentId, hop: msg.envelope.hop, from: endpointLogLabel(msg.envelope.from) });
       this.post({ kind: 'turnFolded', envelopeId: msg.envelopeId });
       return;
     }
@@ -369,18 +370,3 @@ class AgentActor {
   }
 }
 
-/** `from=` field of the turn lines: user | system | <agentId> | external:<client>. */
-function fromField(msg: DeliverMessage): string {
-  const from = msg.envelope.from;
-  switch (from.kind) {
-    case 'user':
-    case 'system':
-      return from.kind;
-    case 'agent':
-      return from.id;
-    case 'external':
-      return `external:${from.client}`;
-    default:
-      return assertNever(from);
-  }
-}

@@ -2,22 +2,12 @@
  * Issue 3 acceptance: one causal root's token budget is shared by every turn of a plan wave across worker
  * threads (a SharedArrayBuffer pool). Real workers, the real engine, the stub LLM reporting fixed usage.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { agent, template, village, world, type Village } from './support/villageFixture.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../support/stubLlm.js';
+import { toolResults, useStubVillages } from './support/stubVillages.js';
+import { agent } from './support/villageFixture.js';
 
-let stub: StubLlm;
-let v: Village | null = null;
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await v?.close();
-  await stub.close();
-});
-
-const toolResults = (r: StubRequest): number =>
-  ((r.body?.messages ?? []) as Array<{ role: string }>).filter((m) => m.role === 'tool').length;
+const villages = useStubVillages();
 
 // Every call costs 700 prompt + 25 completion = 800 effective tokens; a reservation is at least 1,000.
 const USAGE = { usage: { prompt: 700, completion: 25 } };
@@ -25,16 +15,12 @@ const USAGE = { usage: { prompt: 700, completion: 25 } };
 describe('budget shared by a wave', () => {
   it('the lead and its wave draw on one pool: one target runs, the other is cut, the lead stops on budget', async () => {
     const agents = [agent('L', ['B', 'C']), agent('B'), agent('C')];
-    const w = world(
-      agents.map((a) => ({ ...a, modelTemplateId: `tpl-${a.id}` })),
-      { tokenBudget: 2_500 },
-    );
-    w.modelTemplates = agents.map((a) => template({ id: `tpl-${a.id}`, model: `m-${a.id}`, baseUrl: stub.baseUrl }));
-    v = village(w, { workerUrl: undefined });
-    await Promise.all(agents.map((a) => v!.sup.startAgent(a.id)));
+    const v = villages.make(agents, {}, { tokenBudget: 2_500 });
+    const stub = villages.stub();
+    await Promise.all(agents.map((a) => v.sup.startAgent(a.id)));
     stub.respond((r) => {
       if (r.model !== 'm-L') return reply.text(`${r.model} answered`, USAGE);
-      return toolResults(r) === 0
+      return toolResults(r).length === 0
         ? reply.tool('plan', { tasks: [{ to: 'B', message: 'b' }, { to: 'C', message: 'c' }] }, USAGE)
         : reply.text('lead summary', USAGE);
     });

@@ -2,28 +2,14 @@
  * Main-thread (MCP) tools from real agent workers: the worker presents the spec, the call crosses to the
  * supervisor's ExternalToolPort and back; an interrupt aborts a call in flight. Real workers, stub LLM.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExternalToolPort } from '../../src/actors/supervisor.js';
 import type { ToolReply } from '../../src/core/tools/contract.js';
-import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { agent, template, until, village, world, type Village } from './support/villageFixture.js';
+import { reply } from '../support/stubLlm.js';
+import { toolResults, useStubVillages } from './support/stubVillages.js';
+import { agent, until, type Village } from './support/villageFixture.js';
 
-let stub: StubLlm;
-let open: Village[] = [];
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-afterEach(async () => {
-  for (const v of open) {
-    await v.close();
-    expect(v.sup.liveWorkers()).toEqual([]);
-  }
-  open = [];
-  stub.reset();
-});
+const villages = useStubVillages();
 
 /** A port with two tools: an adder, and a call that waits until aborted. Records what happened. */
 function port() {
@@ -53,26 +39,17 @@ function port() {
   return { p, log };
 }
 
-const toolResults = (r: StubRequest): string[] =>
-  ((r.body?.messages ?? []) as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'tool').map((m) => String(m.content));
-
-function make(p: ExternalToolPort): Village {
-  const w = world([{ ...agent('A'), modelTemplateId: 'tpl' }]);
-  w.modelTemplates = [template({ id: 'tpl', model: 'm-A', baseUrl: stub.baseUrl })];
-  const v = village(w, { workerUrl: undefined, externalTools: p });
-  open.push(v);
-  return v;
-}
+const make = (p: ExternalToolPort): Village => villages.make([agent('A')], { externalTools: p });
 
 describe('external (main-thread) tools from agent workers', () => {
   it('presents the port tools without a reason field and carries a call there and back', async () => {
     const { p, log } = port();
     const v = make(p);
     await v.sup.startAgent('A');
-    stub.respond((r) => (toolResults(r).length === 0 ? reply.tool('calc__add', { a: 2, b: 40 }) : reply.text(`sum is ${toolResults(r)[0]}`)));
+    villages.stub().respond((r) => (toolResults(r).length === 0 ? reply.tool('calc__add', { a: 2, b: 40 }) : reply.text(`sum is ${toolResults(r)[0]}`)));
     const out = await v.sup.askExternalOutcome('tester', 'add');
     expect(out.answer).toBe('sum is 42');
-    const tools = (stub.requests[0]?.body?.tools ?? []) as Array<{ function: { name: string; parameters: { properties: object } } }>;
+    const tools = (villages.stub().requests[0]?.body?.tools ?? []) as Array<{ function: { name: string; parameters: { properties: object } } }>;
     const add = tools.find((t) => t.function.name === 'calc__add');
     expect(add).toBeDefined();
     expect(Object.keys(add!.function.parameters.properties)).not.toContain('reason');
@@ -86,7 +63,7 @@ describe('external (main-thread) tools from agent workers', () => {
     const { p, log } = port();
     const v = make(p);
     await v.sup.startAgent('A');
-    stub.respond((r) => (toolResults(r).length === 0 ? reply.tool('calc__slow', {}) : reply.text('should not be reached')));
+    villages.stub().respond((r) => (toolResults(r).length === 0 ? reply.tool('calc__slow', {}) : reply.text('should not be reached')));
     const asked = v.sup.askExternalOutcome('tester', 'slow');
     await until(() => log.calls.includes('calc__slow'), 'the slow call to start');
     await v.sup.interruptAll();

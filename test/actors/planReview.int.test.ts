@@ -2,34 +2,17 @@
  * Plan review across threads (issue 8): a `planReview` agent's wave is held by the supervisor until a person
  * decides; nothing is delivered and no LLM request is made for the targets meanwhile. Real workers, stub LLM.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../src/core/world/types.js';
-import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { agent, template, until, village, world, type Village } from './support/villageFixture.js';
+import { reply } from '../support/stubLlm.js';
+import { toolResults, useStubVillages } from './support/stubVillages.js';
+import { agent, until, type Village } from './support/villageFixture.js';
 
-let stub: StubLlm;
-let open: Village[] = [];
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-afterEach(async () => {
-  for (const v of open) {
-    await v.close();
-    expect(v.sup.liveWorkers()).toEqual([]);
-  }
-  open = [];
-  stub.reset();
-});
-
-const toolResults = (r: StubRequest): string[] =>
-  ((r.body?.messages ?? []) as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'tool').map((m) => String(m.content));
+const villages = useStubVillages();
 
 /** Lead plans a wave to B and C, then reports what the plan tool returned. */
 function scriptLead(): void {
-  stub.respond((r) => {
+  villages.stub().respond((r) => {
     const id = r.model.replace(/^m-/, '');
     if (id !== 'L') return reply.text(`${id} did it`);
     const results = toolResults(r);
@@ -39,16 +22,10 @@ function scriptLead(): void {
   });
 }
 
-function make(agents: AgentSpec[], planReview: 'ask' | 'bypass' | 'unavailable'): Village {
-  const w = world(agents.map((a) => ({ ...a, modelTemplateId: `tpl-${a.id}` })));
-  w.modelTemplates = agents.map((a) => template({ id: `tpl-${a.id}`, model: `m-${a.id}`, baseUrl: stub.baseUrl }));
-  const v = village(w, { workerUrl: undefined, planReview });
-  open.push(v);
-  return v;
-}
+const make = (agents: AgentSpec[], planReview: 'ask' | 'bypass' | 'unavailable'): Village => villages.make(agents, { planReview });
 
 const team = (): AgentSpec[] => [agent('L', ['B', 'C'], { planReview: true }), agent('B'), agent('C')];
-const targetRequests = (): number => stub.requests.filter((r) => r.model !== 'm-L').length;
+const targetRequests = (): number => villages.stub().requests.filter((r) => r.model !== 'm-L').length;
 
 describe('plan review through the supervisor', () => {
   it('holds the wave (no target request) until approved, then delivers and bundles', async () => {

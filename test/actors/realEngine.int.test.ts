@@ -3,66 +3,31 @@
  * OpenAI-compatible backend) against the loopback stub LLM. Each agent has its own template whose model
  * names the agent, so the stub's responder can script every agent separately.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/core/events.js';
 import type { AgentSpec } from '../../src/core/world/types.js';
-import { reply, startStubLlm, type StubLlm, type StubRequest, type StubStep } from '../support/stubLlm.js';
-import { agent, template, until, village, world, type Village } from './support/villageFixture.js';
+import { reply, type StubRequest, type StubStep } from '../support/stubLlm.js';
+import { toolResults, useStubVillages } from './support/stubVillages.js';
+import { agent, until, type Village } from './support/villageFixture.js';
 
-let stub: StubLlm;
-let open: Village[] = [];
-
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-afterEach(async () => {
-  for (const v of open) {
-    await v.close();
-    expect(v.sup.liveWorkers()).toEqual([]);
-  }
-  open = [];
-  stub.reset();
-});
-
-/** Messages of a request body (OpenAI wire). */
-function messages(r: StubRequest): Array<{ role: string; content: unknown }> {
-  return (r.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-}
-const toolResults = (r: StubRequest) => messages(r).filter((m) => m.role === 'tool').map((m) => String(m.content));
+const villages = useStubVillages();
 
 /** Per-agent scripts: the agent's n-th request (by model `m-<id>`) gets script[id](request, n). */
 function script(steps: Record<string, (r: StubRequest) => StubStep>): void {
-  stub.respond((r) => {
+  villages.stub().respond((r) => {
     const id = r.model.replace(/^m-/, '');
     const fn = steps[id];
     return fn === undefined ? reply.text(`${id} has no script`) : fn(r);
   });
 }
 
-/** A world where every agent uses its own template (model `m-<id>`) pointing at the stub. */
-function stubWorld(agents: AgentSpec[], overrides: Parameters<typeof world>[1] = {}) {
-  const w = world(
-    agents.map((a) => ({ ...a, modelTemplateId: `tpl-${a.id}` })),
-    overrides,
-  );
-  w.modelTemplates = agents.map((a) => template({ id: `tpl-${a.id}`, model: `m-${a.id}`, baseUrl: stub.baseUrl }));
-  return w;
-}
-
-function make(w: ReturnType<typeof world>): Village {
-  const v = village(w, { workerUrl: undefined });
-  open.push(v);
-  return v;
-}
+const make = (agents: AgentSpec[]): Village => villages.make(agents);
 const ofType = <T extends CoreEvent['type']>(v: Village, type: T) =>
   v.events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
 
 describe('actors with the real turn engine and the stub LLM', () => {
   it('carries a delegation chain A → B → C and returns each answer to its asker', async () => {
-    const v = make(stubWorld([agent('A', ['B']), agent('B', ['C']), agent('C')]));
+    const v = make(([agent('A', ['B']), agent('B', ['C']), agent('C')]));
     await Promise.all(['A', 'B', 'C'].map((id) => v.sup.startAgent(id)));
     script({
       A: (r) => (toolResults(r).length === 0 ? reply.tool('ask_B', { message: 'question for B' }) : reply.text(`A heard: ${toolResults(r)[0]}`)),
@@ -79,7 +44,7 @@ describe('actors with the real turn engine and the stub LLM', () => {
   });
 
   it('bundles a 3-agent plan wave in input order', async () => {
-    const v = make(stubWorld([agent('A', ['B', 'C', 'D']), agent('B'), agent('C'), agent('D')]));
+    const v = make(([agent('A', ['B', 'C', 'D']), agent('B'), agent('C'), agent('D')]));
     await Promise.all(['A', 'B', 'C', 'D'].map((id) => v.sup.startAgent(id)));
     let bundle = '';
     script({
@@ -102,7 +67,7 @@ describe('actors with the real turn engine and the stub LLM', () => {
   });
 
   it('fans a transfer out to two agents who each answer the user', async () => {
-    const v = make(stubWorld([agent('A', ['B', 'C']), agent('B'), agent('C')]));
+    const v = make(([agent('A', ['B', 'C']), agent('B'), agent('C')]));
     await Promise.all(['A', 'B', 'C'].map((id) => v.sup.startAgent(id)));
     script({
       A: () => reply.toolCalls([{ name: 'transfer_to_B', args: { message: 'over to you' } }, { name: 'transfer_to_C', args: { message: 'over to you' } }]),
@@ -117,7 +82,7 @@ describe('actors with the real turn engine and the stub LLM', () => {
   });
 
   it('interruptAll during a wave cuts every turn of the tree; the external ask resolves interrupted', async () => {
-    const v = make(stubWorld([agent('A', ['B', 'C']), agent('B'), agent('C')]));
+    const v = make(([agent('A', ['B', 'C']), agent('B'), agent('C')]));
     await Promise.all(['A', 'B', 'C'].map((id) => v.sup.startAgent(id)));
     script({
       A: () => reply.tool('plan', { tasks: [{ to: 'B', message: 'slow' }, { to: 'C', message: 'slow' }] }),
@@ -125,7 +90,7 @@ describe('actors with the real turn engine and the stub LLM', () => {
       C: () => reply.text('late C', { delayMs: 1500 }),
     });
     const asked = v.sup.askExternalOutcome('tester', 'wave');
-    await until(() => stub.count >= 3, 'B and C calling the model');
+    await until(() => villages.stub().count >= 3, 'B and C calling the model');
     await v.sup.interruptAll();
     expect((await asked).state).toBe('interrupted');
     await until(() => ofType(v, 'turnInterrupted').length === 3, 'three interrupted turns');
@@ -133,7 +98,7 @@ describe('actors with the real turn engine and the stub LLM', () => {
   });
 
   it('a fatal API error fails only that agent; the others keep answering', async () => {
-    const v = make(stubWorld([agent('A', ['B', 'C']), agent('B'), agent('C')]));
+    const v = make(([agent('A', ['B', 'C']), agent('B'), agent('C')]));
     await Promise.all(['A', 'B', 'C'].map((id) => v.sup.startAgent(id)));
     script({
       A: (r) => (toolResults(r).length === 0 ? reply.tool(r.lastUserText.includes('to B') ? 'ask_B' : 'ask_C', { message: 'q' }) : reply.text(`A: ${toolResults(r)[0]}`)),

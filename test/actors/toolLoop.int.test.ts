@@ -6,34 +6,27 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { agent, template, village, world, type Village } from './support/villageFixture.js';
+import { reply } from '../support/stubLlm.js';
+import { toolResults, useStubVillages } from './support/stubVillages.js';
+import { agent } from './support/villageFixture.js';
 
-let stub: StubLlm;
-let v: Village | null = null;
+const villages = useStubVillages();
 let work: string;
 
-beforeAll(async () => {
-  stub = await startStubLlm();
+beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'ff-work-'));
   mkdirSync(join(work, 'src'));
   writeFileSync(join(work, 'src', 'config.txt'), 'name = village\nretries = 3\ncolor = blue\n');
   writeFileSync(join(work, 'src', 'other.txt'), 'nothing to see\n');
 });
-afterAll(async () => {
-  await v?.close();
-  await stub.close();
+afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const toolResults = (r: StubRequest): string[] =>
-  ((r.body?.messages ?? []) as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'tool').map((m) => String(m.content));
-
 describe('an agent edits a file through its tools', () => {
   it('greps, reads, writes, and answers with the edit', async () => {
-    const w = world([agent('E', [], { workDir: work })]);
-    w.modelTemplates = [template({ baseUrl: stub.baseUrl })];
-    v = village(w, { workerUrl: undefined });
+    const v = villages.make([agent('E', [], { workDir: work })]);
+    const stub = villages.stub();
     await v.sup.startAgent('E');
     stub.respond((r) => {
       const results = toolResults(r);

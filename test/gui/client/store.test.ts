@@ -128,7 +128,7 @@ describe('applyEvent', () => {
     const tasks = [{ to: 'b', message: 'part b' }];
     expect(applyEvent(view, { type: 'planReviewRequested', planId: 1, agentId: 'a', wave: 1, tasks }, 1).refresh).toBe(true);
     expect(applyEvent(view, { type: 'planReviewResolved', planId: 1, agentId: 'a', approved: false }, 1).refresh).toBe(true);
-    expect(applyEvent(view, { type: 'planWaveStarted', planId: 1 }, 1).refresh).toBe(false);
+    expect(applyEvent(view, { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [{ to: 'b', msgChars: 6 }], startedAtMs: 0 }, 1).refresh).toBe(false);
   });
 
   it('a status that leaves running clears typing', () => {

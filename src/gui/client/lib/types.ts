@@ -3,42 +3,13 @@
  * kept here as plain types so the client bundle imports nothing from the server side).
  */
 
-/** Agent lifecycle status. */
-export type AgentStatus = 'idle' | 'starting' | 'running' | 'stopping' | 'failed';
+// The wire nouns are the core's own (type-only imports: erased from the bundle, so the client loads nothing of it).
+import type { ErrorPayload } from '../../../core/errors.js';
+import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../core/events.js';
+import type { PlanReviewRequest } from '../../../core/turn/ports.js';
+import type { AgentSpec, Group } from '../../../core/world/types.js';
 
-/** A sender or recipient. */
-export type Endpoint = { kind: 'user' } | { kind: 'system' } | { kind: 'agent'; id: string } | { kind: 'external'; client: string };
-
-/** One recorded message. */
-export interface AgentMessage {
-  id: string;
-  from: Endpoint;
-  to: Endpoint;
-  content: string;
-  tokens: number;
-  tsMs: number;
-  hop: number;
-}
-
-/** world.json agent. */
-export interface AgentSpec {
-  id: string;
-  name: string;
-  modelTemplateId: string;
-  ragSources: string[];
-  connectedAgents: string[];
-  order: number;
-  workDir: string | null;
-  maxToolIterations: number | null;
-  enabledTools: string[] | null;
-  hearsRoomLog: boolean;
-  allowHandoff: boolean;
-  batchStart: boolean;
-  roleId: string | null;
-  groupId: string | null;
-  hidden: boolean;
-  planReview: boolean;
-}
+export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group };
 
 /** world.json model template (the fields the dialog edits; others pass through). */
 export interface ModelTemplate {
@@ -55,14 +26,6 @@ export interface ModelTemplate {
   requestTimeoutSecs: number;
   maxRetries: number;
   [key: string]: unknown;
-}
-
-/** A group of servants. */
-export interface Group {
-  id: string;
-  name: string;
-  batchStart: boolean;
-  order: number;
 }
 
 /** The world as the server re-read it. */
@@ -101,14 +64,6 @@ export interface SessionMeta {
   forkedFrom?: { sessionId: string; atSeq: number };
 }
 
-/** The error wire. */
-export interface ErrorPayload {
-  code: string;
-  message: string;
-  fix?: string;
-  retryable: boolean;
-}
-
 /** `/api/state` and every mutation's answer. */
 export interface GuiState {
   world: World;
@@ -136,23 +91,3 @@ export interface PlanReview {
 /** `/api/boot`. */
 export type BootStatus = { state: 'booting' } | { state: 'ready' } | { state: 'failed'; error: ErrorPayload };
 
-/** The CoreEvent wire, as far as the client reacts to it. */
-export type CoreEvent =
-  | { type: 'agentStatusChanged'; agentId: string; status: AgentStatus }
-  | { type: 'agentStatsUpdated'; agentId: string; uptimeSecs: number; totalTokens: number; promptTokens: number; cachedTokens: number }
-  | { type: 'messageSent'; message: AgentMessage }
-  | { type: 'topologyChanged' }
-  | { type: 'agentFailed'; agentId: string; error: ErrorPayload }
-  | { type: 'backendDegraded'; modelTemplateId: string; reason: string }
-  | { type: 'conversationCleared' }
-  | { type: 'sessionSwitched'; sessionId: string }
-  | { type: 'turnRecorded'; agentId: string; sessionId: string }
-  | { type: 'agentTyping'; agentId: string; active: boolean }
-  | { type: 'toolInvoked'; agentId: string; tool: string; ok: boolean }
-  | { type: 'toolLimitReached'; agentId: string; maxIterations: number }
-  | { type: 'toolRepeatBlocked'; agentId: string; tool: string; repeats: number }
-  | { type: 'turnInterrupted'; agentId: string; turnSeq: number }
-  | { type: 'hopLimitReached'; agentId: string; maxHops: number }
-  | { type: 'planReviewRequested'; planId: number; agentId: string; wave: number; tasks: Array<{ to: string; message: string }> }
-  | { type: 'planReviewResolved'; planId: number; agentId: string; approved: boolean }
-  | { type: 'planWaveStarted' | 'planTaskResolved' | 'planWaveFinished'; planId: number };
