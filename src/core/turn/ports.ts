@@ -7,6 +7,7 @@
  */
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint, PlanTaskState, TurnStop } from '../events.js';
 import type { DiagSink } from '../diag.js';
+import type { RoomLogRead } from './roomLog.js';
 import type { LlmBackend } from '../llm/canonical.js';
 import type { RunApprovalMode, ToolBox } from '../tools/contract.js';
 import type { AgentSpec, Language, ModelTemplate } from '../world/types.js';
@@ -68,6 +69,19 @@ export interface TurnPorts {
    * Absent when nobody can review (headless): such a wave is refused unless `TurnInput.bypassPlanReview`.
    */
   reviewPlan?(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision>;
+  /**
+   * `room_log({id})`: looks the id up in the supervisor's message ring for this agent. Absent = no ring
+   * (then the tool is not offered even when the agent hears the room log).
+   */
+  readRoomLog?(id: string): Promise<RoomLogRead>;
+}
+
+/** Volatile context the driver computed at delivery from its message ring (null = nothing to show). */
+export interface RoomContext {
+  /** The overheard block; folded only when the agent `hearsRoomLog`. */
+  roomLog: string | null;
+  /** Presence notices (System→User lines); folded regardless of `hearsRoomLog`. */
+  presence: string | null;
 }
 
 /** One other agent as the roster shows it. */
@@ -123,6 +137,8 @@ export interface TurnInput {
   runApproval: RunApprovalMode;
   /** Headless `--bypass-plan-review`: this run lets `planReview` waves through without asking anyone. */
   bypassPlanReview?: boolean;
+  /** Room log and presence notices at delivery; absent = none (in-process harnesses). */
+  context?: RoomContext;
 }
 
 export interface TurnDeps {

@@ -1,6 +1,6 @@
 /**
  * One tool call of a round (core.md §2.5 step 7): repeat guard first, then unknown names, then the synthetic
- * delegation tools (`ask_*`, `plan`), then the agent's tool box. Every path returns a body; none throws.
+ * tools (`ask_*`, `plan`, `room_log`), then the agent's tool box. Every path returns a body; none throws.
  */
 import type { ReasonState } from '../events.js';
 import type { ToolCall } from '../llm/canonical.js';
@@ -8,6 +8,7 @@ import type { ToolContext } from '../tools/contract.js';
 import type { DelegationTools } from './delegationTools.js';
 import type { TurnDeps, TurnInput } from './ports.js';
 import { runPlan } from './plan.js';
+import { ROOM_LOG_TOOL } from './roomLog.js';
 import type { RepeatGuard } from './repeatGuard.js';
 import { hopLimitRefusal, noSuchTool, repeatBlockedBody } from './wording.js';
 
@@ -16,6 +17,8 @@ export interface DispatchState {
   input: TurnInput;
   deps: TurnDeps;
   delegation: DelegationTools;
+  /** `room_log` is offered this turn (hearsRoomLog and the driver has a ring). */
+  roomLogOffered: boolean;
   /** Every name offered to the model this turn. */
   offered: ReadonlySet<string>;
   guard: RepeatGuard;
@@ -99,6 +102,12 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
     });
     if (run.waveStarted) state.waves += 1;
     body = run.body;
+  } else if (call.name === ROOM_LOG_TOOL && state.roomLogOffered && ports.readRoomLog !== undefined) {
+    const id = typeof args.id === 'string' ? args.id : '';
+    const read = await ports.readRoomLog(id);
+    body = read.body;
+    // Counts only: the id is a handle, never the body.
+    ports.diag.note('room_log read', { agent: agentId, id: id.trim(), outcome: read.outcome, chars: read.chars });
   } else {
     const ctx: ToolContext = {
       agentId,

@@ -10,6 +10,7 @@ import { buildDelegationTools, decide, delegationGates, spokenText } from './del
 import { endpointLogLabel } from './envelope.js';
 import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
+import { roomLogSpec } from './roomLog.js';
 import { composeSystemPrompt } from './systemPrompt.js';
 import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
 import {
@@ -59,7 +60,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
   const gates = delegationGates(template.useTools, roster.length, agent.allowHandoff, envelope.awaitingReply);
   const boxSpecs = deps.tools.specs();
   const delegation = buildDelegationTools(roster, gates, language, new Set(boxSpecs.map((s) => s.name)));
-  const specs = [...delegation.specs, ...boxSpecs];
+  // After the delegation tools, before the box (reference order); outside enabledTools by design.
+  const roomLogOffered = agent.hearsRoomLog && ports.readRoomLog !== undefined;
+  const specs = [...delegation.specs, ...(roomLogOffered ? [roomLogSpec(language)] : []), ...boxSpecs];
   const useTools = specs.length > 0 && template.useTools;
   const tools = useTools ? specs : [];
 
@@ -90,6 +93,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     input,
     deps,
     delegation,
+    roomLogOffered,
     offered: new Set(tools.map((s) => s.name)),
     guard: new RepeatGuard(),
     allocatePlanId: deps.allocatePlanId ?? threadPlanIds,

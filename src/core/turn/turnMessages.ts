@@ -16,10 +16,17 @@ export interface FoldedTurn {
   escaped: number;
 }
 
-/** `\n\n`-join of: summary block (if any) · broadcast note (≥2 co-recipients) · sender envelope. */
+/**
+ * `\n\n`-join of: summary block (if any) · room log (if the agent hears it) · presence notices · broadcast
+ * note (≥2 co-recipients) · sender envelope.
+ */
 export function foldUserTurn(input: TurnInput): FoldedTurn {
   const parts: string[] = [];
   if (input.summary !== null && input.summary.trim() !== '') parts.push(summaryBlock(input.language, input.summary));
+  const roomLog = input.context?.roomLog ?? null;
+  if (input.agent.hearsRoomLog && roomLog !== null) parts.push(roomLog);
+  const presence = input.context?.presence ?? null;
+  if (presence !== null) parts.push(presence);
   const co = input.envelope.coRecipients ?? [];
   if (co.length >= 2) parts.push(broadcastNote(input.language, co));
   const env = envelopeText(input.envelope.fromLabel, input.envelope.content, input.language);
