@@ -136,7 +136,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     parts.stopDeliveries = async () => {
       await ticker?.stop();
     };
-    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS, { schedules, secrets });
+    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS, { schedules, secrets, probes });
   } catch (error) {
     await closeHost(parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
     throw error as FuseforksError;

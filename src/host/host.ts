@@ -5,6 +5,7 @@
 import type { DiagSink } from '../core/diag.js';
 import { FuseforksError } from '../core/errors.js';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
+import type { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import type { ScheduleStore } from '../core/schedules/scheduleStore.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
@@ -37,6 +38,11 @@ export interface HostStores {
   schedules: ScheduleStore;
   /** The secret store the boot chose (keyring for the GUI). */
   secrets: SecretStore;
+  /**
+   * The shelf's probe approvals and this village's id: the one instance the ticker asks at every firing, so a
+   * GUI approval applies without a restart (a second instance would miss it and race the file writes).
+   */
+  probes: { approvals: ProbeApprovals; villageId: string };
 }
 
 /** A running host. */
@@ -70,6 +76,11 @@ export class Host {
   /** The schedule store the ticker uses (the GUI edits this very instance). */
   get schedules(): ScheduleStore {
     return this.stores.schedules;
+  }
+
+  /** Probe approvals shared with the ticker, and the village id they are bound to ("" = none approvable). */
+  get probes(): { approvals: ProbeApprovals; villageId: string } {
+    return this.stores.probes;
   }
 
   /** The secret store of this run (write-only API keys; callers only ever read `has`). */

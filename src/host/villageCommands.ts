@@ -9,8 +9,9 @@
 import { rm } from 'node:fs/promises';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
 import { FuseforksError } from '../core/errors.js';
+import { parseProbeInput } from '../core/schedules/probeInput.js';
+import { probeKey } from '../core/schedules/probeApprovals.js';
 import type { NewSchedule, SchedulePatch, ScheduleStore } from '../core/schedules/scheduleStore.js';
-import type { ScheduledTask } from '../core/schedules/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
@@ -18,8 +19,11 @@ import type { VillagePaths } from '../core/village/paths.js';
 import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
 import type { World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
+import { dropStaleApproval, requireProbe, requireProbeShelf, requireSchedule, scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
 import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
 import * as village from './commands/villageEdits.js';
+
+export type { ScheduleView } from './commands/probeShelf.js';
 
 /** The parts of a host the commands act on (a `Host` supplies them; tests pass real ones on temp villages). */
 export interface VillagePorts {
@@ -31,6 +35,11 @@ export interface VillagePorts {
     statuses(): Array<{ agentId: string; status: AgentStatus }>;
   };
   schedules: ScheduleStore;
+  /**
+   * The shelf's probe approvals and this village's id: the SAME instance the schedule ticker asks, so an
+   * approval made here applies at the next firing without a restart. Null = no shelf (nothing approvable).
+   */
+  probes: ProbeShelf | null;
   secrets: SecretStore;
   emit(event: CoreEvent): void;
   /** Conversations; null when the village runs without a session store. */
@@ -50,7 +59,7 @@ export interface VillageState {
   statuses: Array<{ agentId: string; status: AgentStatus }>;
   /** Template id → whether an API key is stored (the key itself never leaves the store). */
   hasKey: Record<string, boolean>;
-  schedules: ScheduledTask[];
+  schedules: ScheduleView[];
   /** Set when schedules.json could not be read: schedule edits are refused until it is fixed. */
   schedulesBlocked: string | null;
   /** Set when world.json could not be parsed: every edit is refused until it is fixed. */
@@ -85,7 +94,7 @@ export class VillageCommands {
       world,
       statuses: this.ports.supervisor.statuses(),
       hasKey,
-      schedules: this.ports.schedules.list(),
+      schedules: this.ports.schedules.list().map((task) => scheduleView(task, this.ports.probes)),
       schedulesBlocked: blocked === null ? null : `${blocked.file}:${blocked.line}:${blocked.column} ${blocked.reason}`,
       worldReadOnly: this.doc.readOnly?.message ?? null,
       sessions: { current: s?.currentId() ?? null, list: s?.store?.list() ?? [] },
@@ -209,10 +218,13 @@ export class VillageCommands {
     });
   }
 
-  /** Changes chosen fields of a schedule. */
+  /** Changes chosen fields of a schedule (a `probe` goes through the same checks as `setScheduleProbe`). */
   updateSchedule(id: string, patch: SchedulePatch): Promise<VillageState> {
     return this.serial(async () => {
-      await this.ports.schedules.update(id, patch, { agentExists: (a) => this.hasAgent(a) });
+      const old = requireSchedule(this.ports.schedules, id).probe;
+      const probe = patch.probe === undefined || patch.probe === null ? patch.probe : parseProbeInput(patch.probe);
+      await this.ports.schedules.update(id, { ...patch, probe }, { agentExists: (a) => this.hasAgent(a) });
+      await dropStaleApproval(this.ports, old);
       return this.state();
     });
   }
@@ -225,10 +237,44 @@ export class VillageCommands {
     });
   }
 
-  /** Deletes a schedule. */
+  /** Deletes a schedule; its probe approval goes too unless another schedule here runs the same probe. */
   removeSchedule(id: string): Promise<VillageState> {
     return this.serial(async () => {
+      const old = this.ports.schedules.get(id)?.probe;
       await this.ports.schedules.remove(id);
+      await dropStaleApproval(this.ports, old);
+      return this.state();
+    });
+  }
+
+  /**
+   * Sets (object) or clears (null) a schedule's pre-check (INVALID_SCHEDULE naming `probe.*`). A new
+   * command/args/cwd is a new key, so the probe is unapproved until `approveProbe`; the old key is revoked.
+   */
+  setScheduleProbe(id: string, probe: unknown): Promise<VillageState> {
+    return this.serial(async () => {
+      const next = probe === null ? null : parseProbeInput(probe);
+      const old = requireSchedule(this.ports.schedules, id).probe;
+      await this.ports.schedules.update(id, { probe: next });
+      await dropStaleApproval(this.ports, old);
+      return this.state();
+    });
+  }
+
+  /** Approves a schedule's pre-check on this shelf (only a person does this, through the GUI). */
+  approveProbe(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      const { approvals, villageId } = requireProbeShelf(this.ports);
+      await approvals.approve(probeKey(requireProbe(this.ports.schedules, id), villageId));
+      return this.state();
+    });
+  }
+
+  /** Withdraws a schedule's pre-check approval: its firings are skipped as `unapproved` from then on. */
+  revokeProbe(id: string): Promise<VillageState> {
+    return this.serial(async () => {
+      const { approvals, villageId } = requireProbeShelf(this.ports);
+      await approvals.revoke(probeKey(requireProbe(this.ports.schedules, id), villageId));
       return this.state();
     });
   }

@@ -35,6 +35,7 @@ async function open(): Promise<VillageCommands> {
       statuses: () => (worlds.at(-1)?.agents ?? []).map((a) => ({ agentId: a.id, status: (running.has(a.id) ? 'running' : 'idle') as AgentStatus })),
     },
     schedules,
+    probes: null,
     secrets,
     emit: (e) => events.push(e),
     sessions: null,

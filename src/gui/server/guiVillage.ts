@@ -144,14 +144,16 @@ export class GuiVillage {
 }
 
 /**
- * The commands over the host's own parts: the ScheduleStore the ticker reads (a second store on the same file
- * would let the ticker fire a deleted schedule) and the secret store the boot chose.
+ * The commands over the host's own parts: the ScheduleStore and ProbeApprovals the ticker reads (a second copy
+ * of either would let the ticker fire a deleted schedule or miss an approval) and the secret store the boot chose.
  */
 export async function openGuiVillage(host: Host, appVersion: string): Promise<GuiVillage> {
   const commands = await VillageCommands.open({
     paths: host.paths.village,
     supervisor: host.supervisor,
     schedules: host.schedules,
+    // The ticker's own approvals instance: an Approve here counts at the very next firing.
+    probes: host.probes,
     secrets: host.secrets,
     emit: (event) => host.supervisor.bus.emit(event),
     sessions: {

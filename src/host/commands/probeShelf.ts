@@ -1,0 +1,80 @@
+/**
+ * The schedule side of probe approvals for the village commands (reference ops.md §2.6): what a screen shows per
+ * schedule (`probeApproved`, the command line an approval covers), and the checks before approve/revoke.
+ * Approvals are written only here, from a person's command — never by a model.
+ */
+import { FuseforksError } from '../../core/errors.js';
+import { probeKey, type ProbeApprovals } from '../../core/schedules/probeApprovals.js';
+import { probeCommandLine } from '../../core/schedules/probeInput.js';
+import type { ScheduleStore } from '../../core/schedules/scheduleStore.js';
+import type { ScheduledTask, ScheduleProbe } from '../../core/schedules/types.js';
+import type { VillagePaths } from '../../core/village/paths.js';
+
+/** The shelf approvals and this village's id ("" = unreadable: nothing is approved or approvable). */
+export interface ProbeShelf {
+  approvals: ProbeApprovals;
+  villageId: string;
+}
+
+/** A schedule as a screen shows it: the row plus whether its pre-check may run here. */
+export interface ScheduleView extends ScheduledTask {
+  /** True only when the row has a probe and its key (argv, cwd as written, village id) is on this shelf. */
+  probeApproved: boolean;
+  /** The probe's argv as one display line (what an approval covers, together with `probe.cwd`); null without a probe. */
+  probeCommandLine: string | null;
+}
+
+/** Pure: the view of one schedule against the shelf (no shelf = never approved). */
+export function scheduleView(task: ScheduledTask, shelf: ProbeShelf | null): ScheduleView {
+  const probeApproved = task.probe !== undefined && shelf !== null && shelf.approvals.isApproved(task.probe, shelf.villageId);
+  return { ...task, probeApproved, probeCommandLine: task.probe === undefined ? null : probeCommandLine(task.probe) };
+}
+
+/** The schedule, or SCHEDULE_NOT_FOUND naming the id. */
+export function requireSchedule(schedules: ScheduleStore, id: string): ScheduledTask {
+  const task = schedules.get(id);
+  if (task === undefined) {
+    throw new FuseforksError('SCHEDULE_NOT_FOUND', `No schedule with id ${id} in ${schedules.file}`, {
+      fix: 'Reload the schedule list and pick one of its schedules.',
+      details: { id },
+    });
+  }
+  return task;
+}
+
+/** The schedule's probe, or INVALID_SCHEDULE (field `probe`) when it has none. */
+export function requireProbe(schedules: ScheduleStore, id: string): ScheduleProbe {
+  const probe = requireSchedule(schedules, id).probe;
+  if (probe === undefined) {
+    throw new FuseforksError('INVALID_SCHEDULE', `Schedule ${id} has no pre-check to approve or revoke.`, {
+      fix: 'Set a pre-check command on the schedule first.',
+      details: { field: 'probe', id },
+    });
+  }
+  return probe;
+}
+
+/** The shelf, or CONFIG_IO naming village_id when there is none (an id-less village can approve nothing). */
+export function requireProbeShelf(ports: { probes: ProbeShelf | null; paths: VillagePaths }): ProbeShelf {
+  const p = ports.probes;
+  if (p === null || p.villageId === '') {
+    throw new FuseforksError('CONFIG_IO', `This village has no usable village_id (${ports.paths.villageId}), so no pre-check can be approved.`, {
+      fix: 'Check that the workspace folder is writable, then reopen the village (the GUI creates village_id at start).',
+      details: { file: ports.paths.villageId },
+    });
+  }
+  return p;
+}
+
+/**
+ * Revokes `old`'s key once no schedule of this village still runs that probe, so an edited or deleted probe
+ * never stays approved behind the person's back. A blocked shelf file is left untouched.
+ */
+export async function dropStaleApproval(ports: { probes: ProbeShelf | null; schedules: ScheduleStore }, old: ScheduleProbe | undefined): Promise<void> {
+  const p = ports.probes;
+  if (old === undefined || p === null || p.villageId === '' || p.approvals.blocked !== null) return;
+  const key = probeKey(old, p.villageId);
+  if (!p.approvals.has(key)) return;
+  const stillUsed = ports.schedules.list().some((t) => t.probe !== undefined && probeKey(t.probe, p.villageId) === key);
+  if (!stillUsed) await p.approvals.revoke(key);
+}
