@@ -23,6 +23,11 @@ export class MessageLog {
     return last === undefined ? this.ring.slice() : this.ring.slice(-last);
   }
 
+  /** The ring itself, oldest first, without a copy (read-only: delivery scans it once per turn). */
+  view(): readonly AgentMessage[] {
+    return this.ring;
+  }
+
   get size(): number {
     return this.ring.length;
   }

@@ -21,16 +21,19 @@ import type {
   PlanReviewDecision,
   PlanReviewRequest,
   PromptMaterial,
+  RoomContext,
   RosterEntry,
   TurnResult,
 } from '../core/turn/ports.js';
+import type { RoomLogRead } from '../core/turn/roomLog.js';
 import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
 
 /**
  * Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview,
  * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
+ * 4: room log (deliver.context, roomLogRead/roomLogResult).
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -78,6 +81,15 @@ export interface DeliverMessage {
   /** The causal root's budget pool (BudgetPool.shared); null when the village has no ceiling. */
   budget: SharedArrayBuffer | null;
   folded: boolean;
+  /** Room log excerpt (only for agents that hear it) and presence notices, computed from the ring at delivery. */
+  context: RoomContext;
+}
+
+/** The answer to a `roomLogRead`. */
+export interface RoomLogResultMessage {
+  kind: 'roomLogResult';
+  requestId: number;
+  read: RoomLogRead;
 }
 
 /** The answer to a `delegate` request. */
@@ -118,6 +130,7 @@ export type ToWorker =
   | DelegateResultMessage
   | ReviewDecisionMessage
   | ToolResultMessage
+  | RoomLogResultMessage
   | InterruptMessage
   | StopMessage;
 
@@ -216,8 +229,16 @@ export interface ToolCancelMessage {
   requestId: number;
 }
 
+/** `room_log({id})`: look `id` up in the supervisor's ring for this agent; answered by `roomLogResult`. */
+export interface RoomLogReadMessage {
+  kind: 'roomLogRead';
+  requestId: number;
+  id: string;
+}
+
 /** Worker → main, data plane. */
 export type FromWorker =
+  | RoomLogReadMessage
   | ToolCallMessage
   | ToolCancelMessage
   | ReviewPlanMessage

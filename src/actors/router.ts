@@ -8,7 +8,16 @@ import { BudgetPool } from '../core/budget/budgetPool.js';
 import type { DiagSink } from '../core/diag.js';
 import { FuseforksError, toWire } from '../core/errors.js';
 import type { AgentMessage, CoreEvent, Endpoint } from '../core/events.js';
-import type { DeliveryResult, PromptMaterial, RosterEntry, TurnResult } from '../core/turn/ports.js';
+import type { DeliveryResult, PromptMaterial, RoomContext, RosterEntry, TurnResult } from '../core/turn/ports.js';
+import {
+  presenceBlock,
+  readRoomLog,
+  roomLogExcerpt,
+  ROOM_LOG_EXCERPT_CHARS,
+  ROOM_LOG_WINDOW,
+  type EndpointName,
+  type RoomLogRead,
+} from '../core/turn/roomLog.js';
 import type { World } from '../core/world/types.js';
 import { CausalTree } from './causalTree.js';
 import { endpointField, lostReplyText, senderLabel, undeliverableText } from './labels.js';
@@ -89,6 +98,7 @@ export class Router {
     slot.inFlight = env;
     const world = this.ctx.world();
     const nameOf = (id: string): string => world.agents.find((a) => a.id === id)?.name ?? id;
+    const roster = this.roster(slot.id);
     slot.handle.post({
       kind: 'deliver',
       envelopeId: env.id,
@@ -100,11 +110,36 @@ export class Router {
         awaitingReply: env.awaitingReply,
         ...(env.coRecipients === undefined ? {} : { coRecipients: env.coRecipients }),
       },
-      roster: this.roster(slot.id),
+      roster,
       material: this.ctx.material(slot.id),
       budget: env.pool?.shared ?? null,
       folded: this.tree.isCut(env.id),
+      context: this.roomContext(slot.id, roster.length > 0),
     });
+  }
+
+  /** Room log (only for an agent that hears it) and presence notices from the ring, as of this delivery. */
+  roomContext(agentId: string, hasRoster: boolean): RoomContext {
+    const world = this.ctx.world();
+    const ring = this.log.view();
+    const hears = world.agents.find((a) => a.id === agentId)?.hearsRoomLog ?? false;
+    const options = { window: ROOM_LOG_WINDOW, excerptChars: ROOM_LOG_EXCERPT_CHARS };
+    return {
+      roomLog: hears ? roomLogExcerpt(agentId, ring, options, this.endpointName(), world.language) : null,
+      presence: presenceBlock(ring, hasRoster, world.language),
+    };
+  }
+
+  /** Answers a worker's `room_log({id})` from the ring (the in-memory ring only, never the session store). */
+  readRoomLog(agentId: string, id: string): RoomLogRead {
+    return readRoomLog(agentId, id, this.log.view(), this.ctx.world().language, this.endpointName());
+  }
+
+  /** Endpoint labels as the sender envelope shows them (an agent deleted since shows as its id). */
+  private endpointName(): EndpointName {
+    const world = this.ctx.world();
+    const nameOf = (id: string): string => world.agents.find((a) => a.id === id)?.name ?? id;
+    return (endpoint) => senderLabel(endpoint, world.language, world.userName, nameOf);
   }
 
   /** Connected agents in order, with their live status; a deleted target shows as idle under its id. */

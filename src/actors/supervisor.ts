@@ -397,6 +397,9 @@ export class Supervisor {
       case 'toolCall':
         this.callExternalTool(slot, handle, msg.requestId, msg.name, msg.args);
         return;
+      case 'roomLogRead':
+        handle.post({ kind: 'roomLogResult', requestId: msg.requestId, read: this.router.readRoomLog(slot.id, msg.id) });
+        return;
       case 'toolCancel':
         slot.toolCalls.get(msg.requestId)?.abort();
         slot.toolCalls.delete(msg.requestId);

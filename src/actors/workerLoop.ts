@@ -13,6 +13,7 @@ import type { LlmBackend } from '../core/llm/canonical.js';
 import type { ToolBox, ToolReply } from '../core/tools/contract.js';
 import type { ExternalToolCaller } from '../core/tools/externalTool.js';
 import { endpointLogLabel } from '../core/turn/envelope.js';
+import type { RoomLogRead } from '../core/turn/roomLog.js';
 import type {
   BudgetGate,
   DeliveryRequest,
@@ -100,6 +101,7 @@ class AgentActor {
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
   private readonly reviews = new Map<number, (decision: PlanReviewDecision) => void>();
   private readonly toolCalls = new Map<number, (reply: ToolReply) => void>();
+  private readonly roomLogReads = new Map<number, (read: RoomLogRead) => void>();
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
@@ -151,6 +153,11 @@ class AgentActor {
       }
       case 'toolResult': {
         this.toolCalls.get(msg.requestId)?.(msg.reply);
+        return;
+      }
+      case 'roomLogResult': {
+        this.roomLogReads.get(msg.requestId)?.(msg.read);
+        this.roomLogReads.delete(msg.requestId);
         return;
       }
       case 'interrupt': {
@@ -267,6 +274,7 @@ class AgentActor {
       workspaceDir: this.init.workspaceDir,
       runApproval: this.init.runApproval,
       bypassPlanReview: this.init.planReview === 'bypass',
+      context: msg.context,
     };
     const deps: TurnDeps = {
       backend: this.backend,
@@ -286,6 +294,8 @@ class AgentActor {
       notice: (text) => this.post({ kind: 'notice', text }),
       emit: (event) => this.emit(event),
       diag: this.diag,
+      // Only an agent that hears the room log gets the port, so only it is offered `room_log`.
+      ...(this.init.agent.hearsRoomLog ? { readRoomLog: (id: string) => this.readRoomLog(id) } : {}),
       ...(this.init.planReview === 'ask'
         ? { reviewPlan: (request: PlanReviewRequest, signal: AbortSignal) => this.reviewPlan(request, signal) }
         : {}),
@@ -309,6 +319,15 @@ class AgentActor {
       this.toolCalls.set(requestId, settle);
       signal.addEventListener('abort', onAbort, { once: true });
       this.post({ kind: 'toolCall', requestId, name, args });
+    });
+  }
+
+  /** `room_log({id})`: the supervisor answers at once from its ring (no wait worth cancelling). */
+  private readRoomLog(id: string): Promise<RoomLogRead> {
+    const requestId = this.nextRequestId++;
+    return new Promise<RoomLogRead>((resolve) => {
+      this.roomLogReads.set(requestId, resolve);
+      this.post({ kind: 'roomLogRead', requestId, id });
     });
   }
 

@@ -72,7 +72,7 @@ async function boot(script: Script, calls: TurnInput[] = []) {
 function deliver(envelopeId: string, content: string, folded = false): DeliverMessage {
   return {
     kind: 'deliver', envelopeId, roster: [], material: { ordinance: '', construct: '', skill: '', memory: '' },
-    budget: null, folded,
+    budget: null, folded, context: { roomLog: null, presence: null },
     envelope: { from: { kind: 'user' }, fromLabel: 'User', content, hop: 0, awaitingReply: false },
   };
 }
