@@ -90,6 +90,49 @@ describe('fuseforks-cli gui API', () => {
     expect(same.body).toMatchObject({ sessions: { current: state.sessions.current }, planReviews: [] });
   });
 
+  it('schedule pre-check: set → not approved; approve writes the shelf hash; new args → not approved; revoke', async () => {
+    const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
+    await request(gui.port, 'PUT', '/api/templates', {
+      headers,
+      body: { template: { id: 'stub', name: 'Stub', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', credential: 'not_required' } },
+    });
+    const made = (await request(gui.port, 'POST', '/api/agents', { headers, body: { name: 'Probe target' } })).body as { createdId: string };
+    type Row = { id: string; probeApproved: boolean; probeCommandLine: string | null };
+    const added = await request(gui.port, 'POST', '/api/schedules', {
+      headers,
+      body: { to: made.createdId, message: 'report', recurrence: { kind: 'daily', hour: 9, minute: 0 } },
+    });
+    const id = (added.body as { schedules: Row[] }).schedules.at(-1)!.id;
+    const shelf = (): string[] => (JSON.parse(readFileSync(join(dir, 'probe_approvals.json'), 'utf8')) as { hashes: string[] }).hashes;
+    const row = (body: unknown): Row => (body as { schedules: Row[] }).schedules.find((s) => s.id === id)!;
+
+    const shell = await request(gui.port, 'PUT', `/api/schedules/${id}/probe`, { headers, body: { probe: { command: 'ls | wc', args: [], expect: '1' } } });
+    expect(shell.status).toBe(400);
+    expect(shell.body).toMatchObject({ code: 'INVALID_SCHEDULE', details: { field: 'probe.command' } });
+
+    const set = await request(gui.port, 'PUT', `/api/schedules/${id}/probe`, { headers, body: { probe: { command: 'echo', args: ['ready now'], cwd: null, expect: 'ready now' } } });
+    expect(set.status).toBe(200);
+    expect(row(set.body)).toMatchObject({ probeApproved: false, probeCommandLine: 'echo "ready now"' });
+
+    const approved = await request(gui.port, 'POST', `/api/schedules/${id}/probe/approve`, { headers });
+    expect(approved.status).toBe(200);
+    expect(row(approved.body).probeApproved).toBe(true);
+    expect(shelf()).toHaveLength(1);
+    // The GUI host created village_id, and the approval is bound to it.
+    expect(readFileSync(join(dir, 'workspace/village_id'), 'utf8').trim()).toMatch(/^[0-9a-f-]{36}$/);
+
+    const edited = await request(gui.port, 'PUT', `/api/schedules/${id}/probe`, { headers, body: { probe: { command: 'echo', args: ['ready', 'now'], expect: 'ready now' } } });
+    expect(row(edited.body)).toMatchObject({ probeApproved: false, probeCommandLine: 'echo ready now' });
+    expect(shelf()).toEqual([]);
+
+    await request(gui.port, 'POST', `/api/schedules/${id}/probe/approve`, { headers });
+    const revoked = await request(gui.port, 'POST', `/api/schedules/${id}/probe/revoke`, { headers });
+    expect(row(revoked.body).probeApproved).toBe(false);
+    expect(shelf()).toEqual([]);
+    const state = (await request(gui.port, 'GET', '/api/state', { headers: auth() })).body;
+    expect(row(state).probeApproved).toBe(false);
+  });
+
   it('a second launch on the same village shows LOCK_HELD and the holder\'s log gains no line', async () => {
     const log = join(dir, 'workspace/fuseforks.log');
     const before = readFileSync(log, 'utf8');

@@ -119,6 +119,18 @@ const ROUTES: Route[] = [
     },
   },
   { method: 'DELETE', pattern: new RegExp(`^/api/schedules/${UUID}$`), handle: async (v, p) => (await v.commands.removeSchedule(p.id!), v.state()) },
+  // schedule pre-check: body {probe: {command, args[], cwd?, expect, timeoutSecs?} | null}; approval is a separate step
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^/api/schedules/${UUID}/probe$`),
+    handle: async (v, p, b) => {
+      if (!('probe' in b)) throw badField('probe', 'an object or null');
+      await v.commands.setScheduleProbe(p.id!, b.probe);
+      return v.state();
+    },
+  },
+  { method: 'POST', pattern: new RegExp(`^/api/schedules/${UUID}/probe/approve$`), handle: async (v, p) => (await v.commands.approveProbe(p.id!), v.state()) },
+  { method: 'POST', pattern: new RegExp(`^/api/schedules/${UUID}/probe/revoke$`), handle: async (v, p) => (await v.commands.revokeProbe(p.id!), v.state()) },
   // shared MCP
   { method: 'GET', pattern: /^\/api\/mcp$/, handle: (v) => v.commands.readSharedMcp() },
   { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },

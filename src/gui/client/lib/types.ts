@@ -46,6 +46,17 @@ export type Recurrence =
   | { kind: 'daily'; hour: number; minute: number }
   | { kind: 'weekly'; weekday: string; hour: number; minute: number };
 
+/** A schedule's pre-check command (argv, no shell); runs only when approved on this machine. */
+export interface ScheduleProbe {
+  command: string;
+  args: string[];
+  expect: string;
+  /** Seconds. */
+  timeoutSecs: number;
+  /** Absolute folder, or null = the workspace. */
+  cwd: string | null;
+}
+
 /** One schedule. */
 export interface Schedule {
   id: string;
@@ -53,6 +64,11 @@ export interface Schedule {
   message: string;
   recurrence: Recurrence;
   enabled: boolean;
+  probe?: ScheduleProbe;
+  /** True only when the probe's key (argv, cwd, village id) is on this machine's shelf. */
+  probeApproved: boolean;
+  /** The server's display of the argv an approval covers; null without a probe. */
+  probeCommandLine: string | null;
 }
 
 /** A saved conversation. */
