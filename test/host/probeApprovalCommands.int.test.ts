@@ -119,6 +119,15 @@ describe('probe approval commands', () => {
     const kept = await vc.setScheduleProbe(id, { command: '/usr/bin/test', args: ['-f', 'ready'], cwd: '/srv', expect: 'y' });
     expect(kept.schedules[0]!.probeApproved).toBe(true);
     expect(approvals.isApproved(kept.schedules[0]!.probe!, '00000000-0000-4000-8000-000000000000')).toBe(false);
+    // A second schedule with another probe stays unapproved next to the approved one.
+    const to = kept.world.agents[0]!.id;
+    const two = await vc.addSchedule({ to, message: 'other', recurrence: { kind: 'interval', everyMinutes: 5 } });
+    const other = two.schedules[1]!.id;
+    const both = await vc.setScheduleProbe(other, { command: 'false', args: [], expect: 'x' });
+    expect(both.schedules.map((s) => s.probeApproved)).toEqual([true, false]);
+    // The same shelf seen from a village with another id approves nothing (the id is part of the key).
+    villageId = '00000000-0000-4000-8000-000000000000';
+    expect((await open()).state().schedules.map((s) => s.probeApproved)).toEqual([false, false]);
   });
 
   it('refusals name the field: shell syntax, empty command, no probe to approve, unknown schedule, no village id', async () => {
