@@ -59,6 +59,24 @@ async function pingPong(n) {
   return out;
 }
 
+/** The same ping-pong, relayed by the main thread (A → main → B → main → A): the hops any supervisor-routed ask makes. */
+async function relayedPingPong(n) {
+  const a = new Worker(PING_WORKER, { workerData: { role: 'ping', n } });
+  const b = new Worker(PING_WORKER, { workerData: { role: 'pong' } });
+  const toA = new MessageChannel();
+  const toB = new MessageChannel();
+  toA.port1.on('message', (m) => toB.port1.postMessage(m));
+  toB.port1.on('message', (m) => toA.port1.postMessage(m));
+  const lat = new Promise((r) => a.once('message', r));
+  b.postMessage({ port: toB.port2 }, [toB.port2]);
+  a.postMessage({ port: toA.port2 }, [toA.port2]);
+  const out = await lat;
+  toA.port1.close();
+  toB.port1.close();
+  await Promise.all([a.terminate(), b.terminate()]);
+  return out;
+}
+
 // 1. agent→agent ask round trip through the supervisor (B runs the real turn engine on the echo backend).
 const N = 2000;
 const askLat = await withVillage([agent('A', ['B']), agent('B')], async (sup) => {
@@ -68,11 +86,14 @@ const askLat = await withVillage([agent('A', ['B']), agent('B')], async (sup) =>
   return JSON.parse(out.answer);
 });
 const rawLat = await pingPong(N);
+const relayLat = await relayedPingPong(N);
 emit({
   name: 'ask_round_trip_us', n: N,
   p50: pct(askLat, 50), p99: pct(askLat, 99),
   baseline: 'raw postMessage ping-pong between two workers', baselineP50: pct(rawLat, 50), baselineP99: pct(rawLat, 99),
   ratioP50: +(pct(askLat, 50) / pct(rawLat, 50)).toFixed(2), target: 'ratio <= 3',
+  relayBaseline: 'the same ping-pong relayed by the main thread (the hops of any supervisor-routed ask)',
+  relayP50: pct(relayLat, 50), relayRatioP50: +(pct(askLat, 50) / pct(relayLat, 50)).toFixed(2),
 });
 
 // 2. start 50 agents (real agent worker entry), RSS per idle agent.
@@ -162,4 +183,7 @@ for (const r of results) {
   const value = r.p50 !== undefined ? `p50 ${r.p50} p99 ${r.p99}` : r.speedup !== undefined ? `${r.speedup}x` : `${r.value}`;
   const base = r.baselineP50 ?? r.baselineMs ?? r.baselineMb ?? r.oneAgentMs;
   process.stdout.write(`${r.name.padEnd(28)} ${String(value).padEnd(21)} ${String(base).padEnd(19)} ${r.target}\n`);
+  if (r.relayP50 !== undefined) {
+    process.stdout.write(`${''.padEnd(28)} ${`(×${r.ratioP50} direct)`.padEnd(21)} ${`relayed ${r.relayP50}`.padEnd(19)} ×${r.relayRatioP50} of the relayed hops\n`);
+  }
 }
