@@ -17,6 +17,7 @@ const cases = {
   'node -e 0': [process.execPath, ['-e', '0']],
   'fuseforks-cli --version': [process.execPath, [bin, '--version']],
   'ask --start batch (echo, 5 agents)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'batch', 'hello']],
+  'ask --start reception (echo, 1 agent)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'reception', 'hello']],
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 
