@@ -57,14 +57,22 @@ async function benchRaw(dir) {
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-bench-append-'));
 try {
-  fs.mkdirSync(path.join(root, 'store'));
-  fs.mkdirSync(path.join(root, 'raw'));
-  const raw = await benchRaw(path.join(root, 'raw'));
-  const store = await benchStore(path.join(root, 'store'));
+  // Three alternating rounds on fresh envs; the median round is reported (one pass was too noisy on 2 cores).
+  const rounds = [];
+  for (let r = 0; r < 3; r += 1) {
+    fs.mkdirSync(path.join(root, `store${r}`));
+    fs.mkdirSync(path.join(root, `raw${r}`));
+    const raw = await benchRaw(path.join(root, `raw${r}`));
+    const store = await benchStore(path.join(root, `store${r}`));
+    rounds.push({ raw, store, ratio: raw.seconds / store.seconds });
+  }
+  rounds.sort((a, b) => a.ratio - b.ratio);
+  const { raw, store } = rounds[1];
+  const roundRatios = rounds.map((x) => +x.ratio.toFixed(3));
   const row = (r) => ({ perSec: Math.round(N / r.seconds), p50Ms: +pct(r.lat, 50).toFixed(3), p99Ms: +pct(r.lat, 99).toFixed(3) });
   const result = {
     bench: 'sessions.append', records: N, latencySamples: SAMPLES, node: process.version,
-    store: row(store), raw: row(raw), storeVsRaw: +(raw.seconds / store.seconds).toFixed(3), target: 0.5,
+    store: row(store), raw: row(raw), storeVsRaw: +(raw.seconds / store.seconds).toFixed(3), roundRatios, target: 0.5,
   };
   result.pass = result.storeVsRaw >= result.target;
   console.log(JSON.stringify(result));

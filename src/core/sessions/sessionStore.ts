@@ -59,6 +59,7 @@ function swallowCommitError(error: unknown): void {
 
 export class SessionStore {
   private readonly metas = new Map<string, SessionMeta>();
+  private readonly metaWrites = new Map<string, Promise<boolean>>();
   private readonly nextSeqs = new Map<string, number>();
   private closed = false;
 
@@ -121,10 +122,32 @@ export class SessionStore {
     }
     this.metas.set(id, next);
     this.nextSeqs.set(id, seq + 1);
-    // Same event turn → same lmdb transaction.
-    const writes = [this.recordsDb.put([id, seq], stampRecord(body)), this.sessionsDb.put(id, next)];
+    // Same event turn → same lmdb transaction, so the record and its session's metadata commit together; the
+    // metadata is written once per session per turn (a burst of appends would otherwise rewrite it each time).
+    const writes = [this.recordsDb.put([id, seq], stampRecord(body)), this.metaWriteThisTurn(id)];
     await this.commit(id, writes);
     return seq;
+  }
+
+  /** One metadata put per session per event turn, issued at the end of the current microtask queue. */
+  private metaWriteThisTurn(id: string): Promise<boolean> {
+    let pending = this.metaWrites.get(id);
+    if (pending === undefined) {
+      pending = new Promise<boolean>((resolve, reject) => {
+        queueMicrotask(() => {
+          this.metaWrites.delete(id);
+          const meta = this.metas.get(id);
+          if (meta === undefined) return resolve(true); // deleted meanwhile
+          try {
+            this.sessionsDb.put(id, meta).then(resolve, reject);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      this.metaWrites.set(id, pending);
+    }
+    return pending;
   }
 
   /** Records of `id` in ascending seq within [fromSeq, toSeq] (inclusive), validated. */
@@ -244,6 +267,12 @@ export class SessionStore {
   }
 
   private async commit(id: string, writes: Promise<boolean>[]): Promise<void> {
+    try {
+      await Promise.all(writes);
+      return; // the common case: no per-write settlement objects
+    } catch {
+      // fall through: settle every write so each rejection is handled, then report the first
+    }
     const results = await Promise.allSettled(writes);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     failures.forEach(swallowCommitError);
