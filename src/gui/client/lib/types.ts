@@ -1,32 +1,22 @@
 /**
- * Wire shapes the client reads from the GUI API (mirrors of the server's GuiState and the CoreEvent wire;
- * kept here as plain types so the client bundle imports nothing from the server side).
+ * Wire shapes the client reads from the GUI API. The domain nouns are the core's own types (type-only imports,
+ * erased from the bundle, so the client loads no server code); only the GUI's own shapes are declared here.
  */
 
-// The wire nouns are the core's own (type-only imports: erased from the bundle, so the client loads nothing of it).
 import type { ErrorPayload } from '../../../core/errors.js';
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../core/events.js';
 import type { PlanReviewRequest } from '../../../core/turn/ports.js';
-import type { AgentSpec, Group } from '../../../core/world/types.js';
+import type { Recurrence, ScheduleProbe } from '../../../core/schedules/types.js';
+import type { AgentSpec, Group, ModelTemplate as CoreModelTemplate } from '../../../core/world/types.js';
 
-export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group };
+export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe };
 
-/** world.json model template (the fields the dialog edits; others pass through). */
-export interface ModelTemplate {
-  id: string;
-  name: string;
-  baseUrl: string;
-  model: string;
-  contextLength: number;
-  temperature: number | null;
-  maxOutputTokens: number;
-  credential: 'unset' | 'not_required' | 'keyring';
-  provider: 'open_ai_compat' | 'anthropic' | 'echo' | null;
-  useTools: boolean;
-  requestTimeoutSecs: number;
-  maxRetries: number;
-  [key: string]: unknown;
-}
+/** world.json model template: the fields the dialog edits; the others pass through untouched. */
+export type ModelTemplate = Pick<
+  CoreModelTemplate,
+  | 'id' | 'name' | 'baseUrl' | 'model' | 'contextLength' | 'temperature' | 'maxOutputTokens' | 'credential' | 'provider'
+  | 'useTools' | 'requestTimeoutSecs' | 'maxRetries'
+> & { [key: string]: unknown };
 
 /** The world as the server re-read it. */
 export interface World {
@@ -38,23 +28,6 @@ export interface World {
   language: 'ja' | 'en';
   reception: string | null;
   externalName: string | null;
-}
-
-/** When a schedule fires. */
-export type Recurrence =
-  | { kind: 'interval'; everyMinutes: number }
-  | { kind: 'daily'; hour: number; minute: number }
-  | { kind: 'weekly'; weekday: string; hour: number; minute: number };
-
-/** A schedule's pre-check command (argv, no shell); runs only when approved on this machine. */
-export interface ScheduleProbe {
-  command: string;
-  args: string[];
-  expect: string;
-  /** Seconds. */
-  timeoutSecs: number;
-  /** Absolute folder, or null = the workspace. */
-  cwd: string | null;
 }
 
 /** One schedule. */
