@@ -3,81 +3,33 @@
  * Owns the world snapshot, statuses, mailboxes (via the router), the event bus and the external gate;
  * applies the lifecycle of reference core.md §2.3 and the failure policy of STYLE 7.
  */
-import type { ResourceLimits } from 'node:worker_threads';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
-import { assertNever, type AgentStatus, type CoreEvent, type Endpoint, type PlanTaskState } from '../core/events.js';
-import type { RunApprovalMode, ToolReply, ToolSpec } from '../core/tools/contract.js';
-import type { Exchange, PromptMaterial } from '../core/turn/ports.js';
-import type { ModelTemplate, World } from '../core/world/types.js';
+import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
+import type { ToolReply, ToolSpec } from '../core/tools/contract.js';
+import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/ports.js';
+import type { World } from '../core/world/types.js';
 import { AgentHandle, type WorkerExit } from './agentHandle.js';
 import { EventBus } from './eventBus.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
 import { AgentStats, type AgentCounters } from './agentStats.js';
 import { PlanReviews } from './planReviews.js';
-import { PROTOCOL_VERSION, type FromWorker, type PlanReviewMode } from './protocol.js';
+import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
-import { nullRecorder, type SupervisorRecorder } from './recorder.js';
+import { nullRecorder } from './recorder.js';
+import type { ExternalOutcome, SupervisorOptions } from './supervisorOptions.js';
 import { decideRestart, pruneRestarts } from './restartPolicy.js';
 import { Router } from './router.js';
 import type { AgentSlot } from './types.js';
 import { agentWorkerUrl } from './workerUrl.js';
 
+export type { ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
+
 /** Join bound of stopAgent (ms). */
 export const JOIN_TIMEOUT_MS = 30_000;
 
 const EMPTY_MATERIAL: PromptMaterial = { ordinance: '', construct: '', skill: '', memory: '' };
-
-export interface SupervisorOptions {
-  world: World;
-  /** Absolute `{dataDir}/workspace`. */
-  workspaceDir: string;
-  runApproval?: RunApprovalMode;
-  /** How a worker treats a broken template; default `strict` (headless). */
-  backendMode?: 'strict' | 'echoOnFailure';
-  /** This template's API key, or null when not required. Called on start, per agent. */
-  apiKeyFor?: (template: ModelTemplate) => string | null;
-  /** Prompt files of one agent, read per delivery (missing = ""). */
-  material?: (agentId: string) => PromptMaterial;
-  /** Restored history and summary of one agent (sessions), read on start. */
-  restore?: (agentId: string) => { history: Exchange[]; summary: string | null };
-  recorder?: SupervisorRecorder;
-  diag?: DiagSink;
-  /** Worker entry (tests pass a fixture worker); default the compiled agentWorker.js. */
-  workerUrl?: URL;
-  resourceLimits?: ResourceLimits;
-  /** Tools that live on the main thread (MCP): opened per agent on start, called from workers, closed on stop. */
-  externalTools?: ExternalToolPort;
-  /** `agentStatsUpdated` interval for active agents (ms); default 1000, 0 = off. */
-  statsIntervalMs?: number;
-  /** How `planReview` waves are handled: `ask` (the GUI reviews), `bypass` (headless flag), default `unavailable`. */
-  planReview?: PlanReviewMode;
-  /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
-  restartCrashed?: boolean;
-  mailboxCapacity?: number;
-  joinTimeoutMs?: number;
-  now?: () => number;
-}
-
-/**
- * Main-thread tools (MCP servers) as the supervisor sees them. `openAgent` runs before the worker starts (its
- * per-agent connections live as long as the agent runs); a failure to connect is reported there, never fatal.
- */
-export interface ExternalToolPort {
-  openAgent(agentId: string): Promise<void>;
-  closeAgent(agentId: string): Promise<void>;
-  /** Specs this agent sees, named `{server}__{tool}` (per-agent wins on a clash). */
-  specsFor(agentId: string): ToolSpec[];
-  /** Never throws for a tool failure: errors come back as `{ body, ok: false }`. */
-  call(agentId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply>;
-}
-
-/** Result of an external ask: the reception's answer text and how the delivery ended. */
-export interface ExternalOutcome {
-  answer: string;
-  state: PlanTaskState;
-}
 
 /** The actor runtime of one village. */
 export class Supervisor {
@@ -141,7 +93,10 @@ export class Supervisor {
   async startAgent(id: string): Promise<void> {
     const spec = this.world.agents.find((a) => a.id === id);
     if (spec === undefined) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `agent "${id}" is not in world.json`, { agentId: id });
+      throw new FuseforksError('AGENT_NOT_FOUND', `agent "${id}" is not in world.json`, {
+        agentId: id,
+        fix: 'use an agent id listed in world.json (agents[].id); ids are case-sensitive',
+      });
     }
     const template = this.world.modelTemplates.find((t) => t.id === spec.modelTemplateId);
     if (template === undefined) {
@@ -315,7 +270,7 @@ export class Supervisor {
         parentId: null, from, to: reception, content: text, hop: 0, awaitingReply: true, pool: this.router.rootPool(),
       });
       this.router.deliver(env);
-      const result = await new Promise<{ text: string; state: PlanTaskState }>((resolve) =>
+      const result = await new Promise<DeliveryResult>((resolve) =>
         this.router.replies.open(env.id, reception, this.world.askTimeoutSecs * 1000, resolve),
       );
       return { answer: result.text, state: result.state };
