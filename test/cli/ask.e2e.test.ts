@@ -6,26 +6,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CORE_EVENT_TYPES } from '../../src/core/events.js';
 import { openSessionStore } from '../../src/core/sessions/openSessionStore.js';
-import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { buildDist, logRecords, makeVillage, ROOT, runCli, Temps } from './support/cliProcess.js';
+import { reply } from '../support/stubLlm.js';
+import { logRecords, makeVillage, ROOT, runCli, useCliSuite } from './support/cliProcess.js';
 
-const temps = new Temps();
-let stub: StubLlm;
+const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
 const STDERR_KINDS = new Set<string>([...CORE_EVENT_TYPES, 'cli', 'log']);
-
-beforeAll(async () => {
-  buildDist();
-  stub = await startStubLlm();
-}, 120_000);
-afterEach(() => stub.reset());
-afterAll(async () => {
-  await stub.close();
-  temps.cleanup();
-});
 
 function ask(dataDir: string, extra: string[] = [], env: Record<string, string> = KEY, text = 'What is the answer?') {
   return runCli(['ask', '--data-dir', dataDir, '--start', 'batch', '--secrets', 'env', ...extra, text], env);
@@ -54,14 +43,14 @@ async function holdLock(file: string): Promise<() => Promise<void>> {
 
 describe('ask (built binary)', () => {
   it('answered → 0, stdout is exactly the answer plus one newline, turn and reply lines logged, turn record on disk (env secrets, empty keyring)', async () => {
-    stub.respond(() => reply.text('The answer is 42.'));
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    stub().respond(() => reply.text('The answer is 42.'));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     // An empty HOME and no session bus: the keyring is empty/unavailable; --secrets env must not need it.
     const run = await ask(dir, [], { ...KEY, HOME: temps.make('ff-home-'), DBUS_SESSION_BUS_ADDRESS: '' });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('The answer is 42.\n');
-    expect(stub.count).toBe(1);
-    expect(stub.requests[0]?.headers.authorization).toBe(`Bearer ${KEY.FUSEFORKS_SECRET_STUB}`);
+    expect(stub().count).toBe(1);
+    expect(stub().requests[0]?.headers.authorization).toBe(`Bearer ${KEY.FUSEFORKS_SECRET_STUB}`);
     const records = logRecords(dir);
     expect(records.map((r) => r.msg).slice(0, 4)).toEqual(['started', 'version', 'session opened', 'jev']);
     expect(records.some((r) => r.msg === 'turn' && r.agent === 'desk')).toBe(true);
@@ -83,8 +72,8 @@ describe('ask (built binary)', () => {
   });
 
   it('a second ask starts a NEW session unless --continue-session; with it, the reception sees its history', async () => {
-    stub.respond((r) => reply.text(`seen ${r.body && Array.isArray(r.body.messages) ? r.body.messages.length : 0}`));
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    stub().respond((r) => reply.text(`seen ${r.body && Array.isArray(r.body.messages) ? r.body.messages.length : 0}`));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const first = await ask(dir);
     const fresh = await ask(dir);
     const continued = await ask(dir, ['--continue-session']);
@@ -95,24 +84,24 @@ describe('ask (built binary)', () => {
   });
 
   it('text "-" reads the request from stdin', async () => {
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', '-'], KEY, 'from stdin\n');
     expect(run.code).toBe(0);
-    expect(stub.requests[0]?.lastUserText).toContain('from stdin');
+    expect(stub().requests[0]?.lastUserText).toContain('from stdin');
   });
 
   it('preflight rejection (secret absent) → 3, zero requests, no lock file, nothing created', async () => {
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const run = await ask(dir, [], {});
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('SECRET_MISSING');
-    expect(stub.count).toBe(0);
+    expect(stub().count).toBe(0);
     for (const name of ['.fuseforks.lock', 'fuseforks.log', 'sessions.mdb']) expect(existsSync(join(dir, 'workspace', name))).toBe(false);
   });
 
   it('village lock held by another process → 4 with the lock message; the holder\'s log gains no line', async () => {
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const logFile = join(dir, 'workspace/fuseforks.log');
     writeFileSync(logFile, '{"msg":"holder line"}\n');
     const release = await holdLock(join(dir, 'workspace/.fuseforks.lock'));
@@ -122,20 +111,20 @@ describe('ask (built binary)', () => {
       expect(run.stderr).toContain('LOCK_HELD');
       expect(run.stderr).toContain('This village is open in another process');
       expect(readFileSync(logFile, 'utf8')).toBe('{"msg":"holder line"}\n');
-      expect(stub.count).toBe(0);
+      expect(stub().count).toBe(0);
     } finally {
       await release();
     }
   });
 
   it('session store held while the village lock is bypassed → 4 SESSION_STORE_LOCKED, no LLM request', async () => {
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const release = await holdLock(join(dir, 'workspace/sessions.mdb.owner'));
     try {
       const run = await ask(dir);
       expect(run.code).toBe(4);
       expect(run.stderr).toContain('SESSION_STORE_LOCKED');
-      expect(stub.count).toBe(0);
+      expect(stub().count).toBe(0);
     } finally {
       await release();
     }
@@ -150,7 +139,7 @@ describe('ask (built binary)', () => {
   });
 
   it('world.json corrupt → 5 naming file and position; the file stays byte-identical', async () => {
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const file = join(dir, 'workspace/world.json');
     const broken = '{\n  "agents": [\n    { "id": "desk", }\n  ]\n}\n';
     writeFileSync(file, broken);
@@ -160,28 +149,28 @@ describe('ask (built binary)', () => {
     expect(run.stderr).toContain('world.json');
     expect(run.stderr).toMatch(/line 3/);
     expect(readFileSync(file, 'utf8')).toBe(broken);
-    expect(stub.count).toBe(0);
+    expect(stub().count).toBe(0);
   });
 
   it('two template ids mapping to one env variable → 5 SECRET_NAME_COLLISION before any LLM request', async () => {
     const dir = makeVillage(temps, {
-      baseUrl: stub.baseUrl,
+      baseUrl: stub().baseUrl,
       world: {
         modelTemplates: [
-          { id: 'stub', name: 'A', baseUrl: stub.baseUrl, model: 'm', credential: 'not_required', provider: 'open_ai_compat' },
-          { id: 'STUB', name: 'B', baseUrl: stub.baseUrl, model: 'm', credential: 'not_required', provider: 'open_ai_compat' },
+          { id: 'stub', name: 'A', baseUrl: stub().baseUrl, model: 'm', credential: 'not_required', provider: 'open_ai_compat' },
+          { id: 'STUB', name: 'B', baseUrl: stub().baseUrl, model: 'm', credential: 'not_required', provider: 'open_ai_compat' },
         ],
       },
     });
     const run = await ask(dir);
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('SECRET_NAME_COLLISION');
-    expect(stub.count).toBe(0);
+    expect(stub().count).toBe(0);
   });
 
   it('--events jsonl: every stderr line of an ask, an argument error and a failing boot is JSON of the three kinds', async () => {
-    stub.respond(() => reply.text('ok'));
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    stub().respond(() => reply.text('ok'));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const ok = await ask(dir, ['--events', 'jsonl']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe('ok\n');

@@ -3,30 +3,19 @@
  * multi-round turn → 9, SIGINT during a multi-round turn → 8 with the `turn interrupted` record, SIGINT during boot
  * → 8 with nothing sent. The fixed notice is still the stdout answer.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { buildDist, logRecords, makeVillage, runCli, startCli, Temps } from './support/cliProcess.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../support/stubLlm.js';
+import { logRecords, makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
-const temps = new Temps();
-let stub: StubLlm;
+const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
-
-beforeAll(async () => {
-  buildDist();
-  stub = await startStubLlm();
-}, 120_000);
-afterEach(() => stub.reset());
-afterAll(async () => {
-  await stub.close();
-  temps.cleanup();
-});
 
 const askArgs = (dir: string, extra: string[] = []): string[] => ['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', ...extra, 'Work on it'];
 
 /** A stub that calls a tool every round (different arguments, so the repeat guard never cuts), after `delayMs`. */
 function toolEveryRound(delayMs = 0): void {
   let n = 0;
-  stub.respond(() => {
+  stub().respond(() => {
     n += 1;
     return reply.tool('fd', { pattern: `file-${n}` }, delayMs > 0 ? { delayMs } : {});
   });
@@ -34,8 +23,8 @@ function toolEveryRound(delayMs = 0): void {
 
 describe('ask outcomes (built binary)', () => {
   it('timed out (askTimeoutSecs 1, the stub answers late) → 7 with the fixed notice on stdout', async () => {
-    stub.respond(() => reply.text('too late', { delayMs: 5_000 }));
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl, world: { askTimeoutSecs: 1 } });
+    stub().respond(() => reply.text('too late', { delayMs: 5_000 }));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl, world: { askTimeoutSecs: 1 } });
     const run = await runCli(askArgs(dir), KEY);
     expect(run.code).toBe(7);
     expect(run.stdout).toBe('(No answer: the wait timed out.)\n');
@@ -43,18 +32,18 @@ describe('ask outcomes (built binary)', () => {
 
   it('budget ceiling reached by a multi-round turn (small tokenBudget, a tool every round) → 9', async () => {
     toolEveryRound();
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl, world: { tokenBudget: 2_500 } });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl, world: { tokenBudget: 2_500 } });
     const run = await runCli(askArgs(dir), KEY);
     expect(run.code).toBe(9);
-    expect(stub.count).toBeGreaterThan(1);
+    expect(stub().count).toBeGreaterThan(1);
     expect(run.stdout.split('\n')).toHaveLength(2);
   });
 
   it('SIGINT during a multi-round turn → interrupt_all, keep waiting → 8, with the turn interrupted record', async () => {
     toolEveryRound(400);
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const cli = startCli(askArgs(dir), KEY);
-    await stub.waitForCount(2);
+    await stub().waitForCount(2);
     cli.child.kill('SIGINT');
     const run = await cli.done;
     expect(run.code).toBe(8);
@@ -67,14 +56,14 @@ describe('ask outcomes (built binary)', () => {
 
   it('SIGINT during boot → 8, nothing sent: the stub saw no request', async () => {
     toolEveryRound();
-    const dir = makeVillage(temps, { baseUrl: stub.baseUrl });
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const cli = startCli(askArgs(dir, ['--events', 'jsonl']), KEY);
     await cli.stderrLine((line) => line.includes('"agentStatusChanged"'));
     cli.child.kill('SIGINT');
     const run = await cli.done;
     expect(run.code).toBe(8);
     expect(run.stdout).toBe('');
-    expect(stub.count).toBe(0);
+    expect(stub().count).toBe(0);
     expect(run.stderr).toContain('"code":"INTERRUPTED"');
     expect(logRecords(dir).some((r) => r.msg === 'turn start')).toBe(false);
   });

@@ -5,11 +5,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist, exampleVillage, logRecords, runCli, startCli, Temps } from './support/cliProcess.js';
+import { requireDist, exampleVillage, logRecords, runCli, startCli, Temps } from './support/cliProcess.js';
 
 const temps = new Temps();
 
-beforeAll(() => buildDist(), 120_000);
+beforeAll(() => requireDist(), 120_000);
 afterAll(() => temps.cleanup());
 
 describe('serve and init (built binary)', () => {

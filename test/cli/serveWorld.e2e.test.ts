@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_EVENT_TYPES } from '../../src/core/events.js';
 import { openSessionStore } from '../../src/core/sessions/openSessionStore.js';
 import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { buildDist, logRecords, makeVillage, ROOT, runCli, startCli, Temps, type CliChild } from './support/cliProcess.js';
+import { requireDist, logRecords, makeVillage, ROOT, runCli, startCli, Temps, type CliChild } from './support/cliProcess.js';
 
 const temps = new Temps();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
@@ -98,7 +98,7 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
   (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 
 beforeAll(async () => {
-  buildDist();
+  requireDist();
   stub = await startStubLlm();
   stub.respond(script);
 }, 120_000);

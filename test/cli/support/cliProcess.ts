@@ -8,6 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startStubLlm, type StubLlm } from '../../support/stubLlm.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const KILL_AFTER_MS = 60_000;
@@ -16,7 +18,7 @@ export const KILL_AFTER_MS = 60_000;
  * Checks that the binary under test was built: `npm test` builds once before vitest, so suites do not each pay
  * a compile (running one file alone needs `npm run build` first).
  */
-export function buildDist(): void {
+export function requireDist(): void {
   if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
     throw new Error('dist/cli/main.js is missing: run `npm run build` (npm test does) before the CLI end-to-end tests');
   }
@@ -165,4 +167,26 @@ export function logRecords(dataDir: string): Array<Record<string, unknown>> {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** One CLI suite's shared set-up: the built binary checked, one loopback stub LLM (reset after each test), temp dirs. */
+export function useCliSuite(): { temps: Temps; stub(): StubLlm } {
+  const temps = new Temps();
+  let stub: StubLlm | null = null;
+  beforeAll(async () => {
+    requireDist();
+    stub = await startStubLlm();
+  });
+  afterEach(() => stub?.reset());
+  afterAll(async () => {
+    await stub?.close();
+    temps.cleanup();
+  });
+  return {
+    temps,
+    stub() {
+      if (stub === null) throw new Error('the stub LLM starts in beforeAll');
+      return stub;
+    },
+  };
 }
