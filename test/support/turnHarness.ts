@@ -12,6 +12,7 @@ import type {
   DeliveryRequest,
   DeliveryResult,
   Exchange,
+  IncomingEnvelope,
   PromptMaterial,
   RosterEntry,
   TurnPorts,
@@ -171,16 +172,7 @@ export class TurnHarness {
 
   private turn(
     agentId: string,
-    env: {
-      from: Endpoint;
-      fromLabel: string;
-      content: string;
-      hop: number;
-      awaitingReply: boolean;
-      coRecipients?: string[];
-      signal: AbortSignal;
-      budget: BudgetPool | null;
-    },
+    env: IncomingEnvelope & { signal: AbortSignal; budget: BudgetPool | null },
   ): Promise<TurnResult> {
     const agent = this.agents.get(agentId);
     if (!agent) throw new Error(`harness: no agent ${agentId}`);
