@@ -109,7 +109,10 @@ export class Supervisor {
     let slot = this.slots.get(id);
     if (slot !== undefined && slot.status !== 'idle' && slot.status !== 'failed') {
       this.diag.note('agent start refused', { agent: id, reason: 'already_running' });
-      throw new FuseforksError('ALREADY_RUNNING', `agent "${id}" is already ${slot.status}`, { agentId: id });
+      throw new FuseforksError('ALREADY_RUNNING', `agent "${id}" is already ${slot.status}`, {
+        agentId: id,
+        fix: 'nothing to do; to restart it, stop it first',
+      });
     }
     let reaped = false;
     if (slot !== undefined && slot.handle !== null) {
@@ -166,6 +169,7 @@ export class Supervisor {
     } catch (error) {
       throw new FuseforksError('WORKER_CRASHED', `agent "${id}" failed while starting: ${toWire(error).message}`, {
         agentId: id,
+        fix: 'see workspace/fuseforks.log for the cause, then start the agent again',
         cause: error,
       });
     }
@@ -179,7 +183,10 @@ export class Supervisor {
   async stopAgent(id: string): Promise<void> {
     const slot = this.slots.get(id);
     if (slot === undefined || (slot.status !== 'running' && slot.status !== 'starting') || slot.handle === null) {
-      throw new FuseforksError('NOT_RUNNING', `agent "${id}" is not running`, { agentId: id });
+      throw new FuseforksError('NOT_RUNNING', `agent "${id}" is not running`, {
+        agentId: id,
+        fix: 'nothing to stop; start it first if you meant to restart it',
+      });
     }
     const handle = slot.handle;
     void this.interruptTurn(id);
@@ -253,7 +260,10 @@ export class Supervisor {
       });
     }
     if (!this.world.agents.some((a) => a.id === reception)) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, { agentId: reception });
+      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, {
+        agentId: reception,
+        fix: 'choose an existing agent as the reception (GUI: Village → Reception, or "reception" in world.json)',
+      });
     }
     const slot = this.slots.get(reception);
     if (slot?.mailbox == null) {
