@@ -97,3 +97,29 @@ describe('plan review (a planReview agent waits for a person before delivery)', 
     expect(run.body).toContain('interrupted');
   });
 });
+
+describe('a plan wave cut by an interrupt', () => {
+  it('ignores answers that arrive after the cut: each task resolves once, as interrupted', async () => {
+    const controller = new AbortController();
+    const events: CoreEvent[] = [];
+    let release!: () => void;
+    const late = new Promise<void>((r) => (release = r));
+    const p: TurnPorts = {
+      async deliverAndWait(request) {
+        await late; // both answers come back only after the interrupt
+        return { text: `answer from ${request.to}`, state: 'answered' };
+      },
+      notice() {},
+      emit: (e) => events.push(e),
+      diag: new MemoryDiagSink(),
+    };
+    const pending = runPlan(ARGS, context(p, false, controller.signal));
+    controller.abort();
+    const run = await pending;
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(run.body).toContain('interrupted');
+    const resolved = events.flatMap((e) => (e.type === 'planTaskResolved' ? [`${e.to}:${e.state}`] : []));
+    expect(resolved.sort()).toEqual(['b:interrupted', 'c:interrupted']);
+  });
+});
