@@ -56,6 +56,20 @@ describe('withRetry', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('a transient failure that lands together with an interrupt is not retried (no backoff sleep)', async () => {
+    const ctl = new AbortController();
+    const { sleeps, sleep } = recordSleep();
+    let calls = 0;
+    const failing = async (): Promise<string> => {
+      calls += 1;
+      ctl.abort(); // the interrupt arrives while the request is failing with a 503
+      throw apiError('openai-compat', 503, 'busy', '');
+    };
+    await expect(withRetry(failing, { attempts: 5, signal: ctl.signal, sleep })).rejects.toMatchObject({ code: 'LLM_API', status: 503 });
+    expect(calls).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('does not start when the signal is already aborted', async () => {
     const ctl = new AbortController();
     ctl.abort();
