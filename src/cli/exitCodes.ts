@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from '../core/errors.js';
 import type { PlanTaskState } from '../core/events.js';
-import type { Finding } from '../core/preflight/finding.js';
+import { hasReject, type Finding } from '../core/preflight/finding.js';
 
 /** Exit codes by name. */
 export const EXIT = {
@@ -66,7 +66,7 @@ export function exitForBootError(code: ErrorCode): ExitCode {
 
 /** `check`: 0 when nothing rejects, 3 otherwise. */
 export function exitForPreflight(findings: readonly Pick<Finding, 'level'>[]): ExitCode {
-  return findings.some((f) => f.level === 'reject') ? EXIT.preflightRejected : EXIT.ok;
+  return hasReject(findings) ? EXIT.preflightRejected : EXIT.ok;
 }
 
 /** Any argument error (oclif parse failure, unknown --start id, `reception` outside ask) → 2. */

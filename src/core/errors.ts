@@ -139,14 +139,6 @@ export function toWire(error: unknown): ErrorPayload {
   return { code: 'BUG', message, agentId: null, retryable: false };
 }
 
-export function fromWire(payload: ErrorPayload): FuseforksError {
-  return new FuseforksError(payload.code, payload.message, {
-    fix: payload.fix,
-    details: payload.details,
-    agentId: payload.agentId ?? null,
-    retryable: payload.retryable,
-  });
-}
 
 /** Every error is fatal for the agent except the retryable ones and a truncated output (paid, keeps running). */
 export function stopsTheAgent(error: Pick<ErrorPayload, 'code' | 'retryable'>): boolean {

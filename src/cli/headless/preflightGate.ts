@@ -5,6 +5,7 @@
  */
 import { isFuseforksError } from '../../core/errors.js';
 import { gatherView } from '../../core/preflight/gatherView.js';
+import { hasReject } from '../../core/preflight/finding.js';
 import { headlessPreflight, type PreflightMode } from '../../core/preflight/headlessPreflight.js';
 import type { SecretSource } from '../../core/secrets/openSecretStore.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
@@ -57,6 +58,6 @@ export async function preflightGate(mode: PreflightMode, flags: HeadlessFlags, o
     if (f.level === 'info' && !verbose) continue;
     output.note({ level: NOTE_LEVEL[f.level], code: f.code, message: f.message, fix: f.fix });
   }
-  if (findings.some((f) => f.level === 'reject')) return { ok: false, exit: EXIT.preflightRejected };
+  if (hasReject(findings)) return { ok: false, exit: EXIT.preflightRejected };
   return { ok: true, start: [...gathered.view.start] };
 }

@@ -39,6 +39,6 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 }
 
 /** True when at least one finding is a rejection (`check` exits 3, `ask`/`serve` stop before booting). */
-export function hasReject(findings: readonly Finding[]): boolean {
+export function hasReject(findings: readonly Pick<Finding, 'level'>[]): boolean {
   return findings.some((f) => f.level === 'reject');
 }
