@@ -205,6 +205,11 @@ export class Supervisor {
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
   }
 
+  /** Agents whose worker is handling an envelope right now (a turn in flight). */
+  turnsInFlight(): string[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.inFlight !== null ? [slot.id] : []));
+  }
+
   /** Token counters of one agent since this supervisor started (zeros when it never ran). */
   agentCounters(agentId: string): AgentCounters {
     return { ...this.stats.of(agentId) };

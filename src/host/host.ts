@@ -50,8 +50,6 @@ export class Host {
   readonly events: HostEvents;
   private closing: Promise<CloseReport> | null = null;
   private accepting = true;
-  /** Agents whose turn is in flight (from agentTyping; a stop or crash clears them). */
-  private readonly typing = new Set<string>();
 
   constructor(
     readonly paths: HostPaths,
@@ -63,14 +61,6 @@ export class Host {
     private readonly stores: HostStores,
   ) {
     this.events = { subscribe: (listener) => supervisor.bus.onAny(listener) };
-    supervisor.bus.onAny((event) => {
-      if (event.type === 'agentTyping') {
-        if (event.active) this.typing.add(event.agentId);
-        else this.typing.delete(event.agentId);
-      } else if (event.type === 'agentStatusChanged' && event.status !== 'running') {
-        this.typing.delete(event.agentId);
-      }
-    });
   }
 
   /** The schedule store the ticker uses (the GUI edits this very instance). */
@@ -186,10 +176,11 @@ export class Host {
    * Agents started afterwards begin with its histories; agents already running keep the history they have.
    */
   async openSession(id: string): Promise<string | null> {
-    if (this.typing.size > 0) {
-      throw new FuseforksError('SESSION_SWITCH_BLOCKED', `Cannot open another conversation while ${this.typing.size} turn(s) are in flight.`, {
+    const inFlight = this.supervisor.turnsInFlight().length;
+    if (inFlight > 0) {
+      throw new FuseforksError('SESSION_SWITCH_BLOCKED', `Cannot open another conversation while ${inFlight} turn(s) are in flight.`, {
         fix: 'Wait for the answers (or press Stop all turns), then open the conversation again.',
-        details: { inFlight: this.typing.size },
+        details: { inFlight },
       });
     }
     return this.sessionState.openSession(id, this.agentIds());
