@@ -7,9 +7,11 @@ import type { ErrorPayload } from '../../../core/errors.js';
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../core/events.js';
 import type { PlanReviewRequest } from '../../../core/turn/ports.js';
 import type { Recurrence, ScheduleProbe } from '../../../core/schedules/types.js';
+import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
+import type { ScheduleView } from '../../../host/commands/probeShelf.js';
 import type { AgentSpec, Group, ModelTemplate as CoreModelTemplate } from '../../../core/world/types.js';
 
-export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe };
+export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
@@ -30,28 +32,9 @@ export interface World {
   externalName: string | null;
 }
 
-/** One schedule. */
-export interface Schedule {
-  id: string;
-  to: string;
-  message: string;
-  recurrence: Recurrence;
-  enabled: boolean;
-  probe?: ScheduleProbe;
-  /** True only when the probe's key (argv, cwd, village id) is on this machine's shelf. */
-  probeApproved: boolean;
-  /** The server's display of the argv an approval covers; null without a probe. */
-  probeCommandLine: string | null;
-}
+/** One schedule, with its pre-check approval on this machine (the host's view). */
+export type Schedule = ScheduleView;
 
-/** A saved conversation. */
-export interface SessionMeta {
-  id: string;
-  title?: string;
-  updatedAtMs: number;
-  recordCount: number;
-  forkedFrom?: { sessionId: string; atSeq: number };
-}
 
 /** `/api/state` and every mutation's answer. */
 export interface GuiState {
