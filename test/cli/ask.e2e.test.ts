@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CORE_EVENT_TYPES } from '../../src/core/events.js';
 import { openSessionStore } from '../../src/core/sessions/openSessionStore.js';
 import { reply } from '../support/stubLlm.js';
-import { logRecords, makeVillage, ROOT, runCli, useCliSuite } from './support/cliProcess.js';
+import { cliBudget, describeRun, logRecords, makeVillage, ROOT, runCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
@@ -42,12 +42,12 @@ async function holdLock(file: string): Promise<() => Promise<void>> {
 }
 
 describe('ask (built binary)', () => {
-  it('answered → 0, stdout is exactly the answer plus one newline, turn and reply lines logged, turn record on disk (env secrets, empty keyring)', async () => {
+  it('answered → 0, stdout is exactly the answer plus one newline, turn and reply lines logged, turn record on disk (env secrets, empty keyring)', { timeout: cliBudget(1) }, async () => {
     stub().respond(() => reply.text('The answer is 42.'));
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     // An empty HOME and no session bus: the keyring is empty/unavailable; --secrets env must not need it.
     const run = await ask(dir, [], { ...KEY, HOME: temps.make('ff-home-'), DBUS_SESSION_BUS_ADDRESS: '' });
-    expect(run.code).toBe(0);
+    expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout).toBe('The answer is 42.\n');
     expect(stub().count).toBe(1);
     expect(stub().requests[0]?.headers.authorization).toBe(`Bearer ${KEY.FUSEFORKS_SECRET_STUB}`);
@@ -71,43 +71,43 @@ describe('ask (built binary)', () => {
     }
   });
 
-  it('a second ask starts a NEW session unless --continue-session; with it, the reception sees its history', async () => {
+  it('a second ask starts a NEW session unless --continue-session; with it, the reception sees its history', { timeout: cliBudget(3) }, async () => {
     stub().respond((r) => reply.text(`seen ${r.body && Array.isArray(r.body.messages) ? r.body.messages.length : 0}`));
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const first = await ask(dir);
     const fresh = await ask(dir);
     const continued = await ask(dir, ['--continue-session']);
-    expect([first.code, fresh.code, continued.code]).toEqual([0, 0, 0]);
+    for (const run of [first, fresh, continued]) expect(run.code, describeRun(run)).toBe(0);
     expect(fresh.stdout).toBe(first.stdout);
     // system + one exchange (user, assistant) restored from the exchange record + the new user message.
     expect(continued.stdout).not.toBe(first.stdout);
   });
 
-  it('text "-" reads the request from stdin', async () => {
+  it('text "-" reads the request from stdin', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', '-'], KEY, 'from stdin\n');
-    expect(run.code).toBe(0);
+    expect(run.code, describeRun(run)).toBe(0);
     expect(stub().requests[0]?.lastUserText).toContain('from stdin');
   });
 
-  it('preflight rejection (secret absent) → 3, zero requests, no lock file, nothing created', async () => {
+  it('preflight rejection (secret absent) → 3, zero requests, no lock file, nothing created', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const run = await ask(dir, [], {});
-    expect(run.code).toBe(3);
+    expect(run.code, describeRun(run)).toBe(3);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('SECRET_MISSING');
     expect(stub().count).toBe(0);
     for (const name of ['.fuseforks.lock', 'fuseforks.log', 'sessions.mdb']) expect(existsSync(join(dir, 'workspace', name))).toBe(false);
   });
 
-  it('village lock held by another process → 4 with the lock message; the holder\'s log gains no line', async () => {
+  it('village lock held by another process → 4 with the lock message; the holder\'s log gains no line', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const logFile = join(dir, 'workspace/fuseforks.log');
     writeFileSync(logFile, '{"msg":"holder line"}\n');
     const release = await holdLock(join(dir, 'workspace/.fuseforks.lock'));
     try {
       const run = await ask(dir);
-      expect(run.code).toBe(4);
+      expect(run.code, describeRun(run)).toBe(4);
       expect(run.stderr).toContain('LOCK_HELD');
       expect(run.stderr).toContain('This village is open in another process');
       expect(readFileSync(logFile, 'utf8')).toBe('{"msg":"holder line"}\n');
@@ -117,12 +117,12 @@ describe('ask (built binary)', () => {
     }
   });
 
-  it('session store held while the village lock is bypassed → 4 SESSION_STORE_LOCKED, no LLM request', async () => {
+  it('session store held while the village lock is bypassed → 4 SESSION_STORE_LOCKED, no LLM request', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const release = await holdLock(join(dir, 'workspace/sessions.mdb.owner'));
     try {
       const run = await ask(dir);
-      expect(run.code).toBe(4);
+      expect(run.code, describeRun(run)).toBe(4);
       expect(run.stderr).toContain('SESSION_STORE_LOCKED');
       expect(stub().count).toBe(0);
     } finally {
@@ -130,21 +130,21 @@ describe('ask (built binary)', () => {
     }
   });
 
-  it('world.json missing → 5 VILLAGE_MISSING and no world.json (nor workspace) is created', async () => {
+  it('world.json missing → 5 VILLAGE_MISSING and no world.json (nor workspace) is created', { timeout: cliBudget(1) }, async () => {
     const dir = temps.make();
     const run = await ask(dir);
-    expect(run.code).toBe(5);
+    expect(run.code, describeRun(run)).toBe(5);
     expect(run.stderr).toContain('VILLAGE_MISSING');
     expect(existsSync(join(dir, 'workspace'))).toBe(false);
   });
 
-  it('world.json corrupt → 5 naming file and position; the file stays byte-identical', async () => {
+  it('world.json corrupt → 5 naming file and position; the file stays byte-identical', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const file = join(dir, 'workspace/world.json');
     const broken = '{\n  "agents": [\n    { "id": "desk", }\n  ]\n}\n';
     writeFileSync(file, broken);
     const run = await ask(dir);
-    expect(run.code).toBe(5);
+    expect(run.code, describeRun(run)).toBe(5);
     expect(run.stderr).toContain('CONFIG_PARSE');
     expect(run.stderr).toContain('world.json');
     expect(run.stderr).toMatch(/line 3/);
@@ -152,7 +152,7 @@ describe('ask (built binary)', () => {
     expect(stub().count).toBe(0);
   });
 
-  it('two template ids mapping to one env variable → 5 SECRET_NAME_COLLISION before any LLM request', async () => {
+  it('two template ids mapping to one env variable → 5 SECRET_NAME_COLLISION before any LLM request', { timeout: cliBudget(1) }, async () => {
     const dir = makeVillage(temps, {
       baseUrl: stub().baseUrl,
       world: {
@@ -163,26 +163,26 @@ describe('ask (built binary)', () => {
       },
     });
     const run = await ask(dir);
-    expect(run.code).toBe(5);
+    expect(run.code, describeRun(run)).toBe(5);
     expect(run.stderr).toContain('SECRET_NAME_COLLISION');
     expect(stub().count).toBe(0);
   });
 
-  it('--events jsonl: every stderr line of an ask, an argument error and a failing boot is JSON of the three kinds', async () => {
+  it('--events jsonl: every stderr line of an ask, an argument error and a failing boot is JSON of the three kinds', { timeout: cliBudget(3) }, async () => {
     stub().respond(() => reply.text('ok'));
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const ok = await ask(dir, ['--events', 'jsonl']);
-    expect(ok.code).toBe(0);
+    expect(ok.code, describeRun(ok)).toBe(0);
     expect(ok.stdout).toBe('ok\n');
     expectAllJsonl(ok.stderr);
     expect(ok.stderr).toContain('"type":"messageSent"');
 
     const argError = await runCli(['ask', '--data-dir', dir, '--events', 'jsonl', 'no start flag'], KEY);
-    expect(argError.code).toBe(2);
+    expect(argError.code, describeRun(argError)).toBe(2);
     expectAllJsonl(argError.stderr);
 
     const missing = await ask(temps.make(), ['--events', 'jsonl']);
-    expect(missing.code).toBe(5);
+    expect(missing.code, describeRun(missing)).toBe(5);
     expectAllJsonl(missing.stderr);
   });
 });

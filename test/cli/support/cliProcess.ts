@@ -12,7 +12,24 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startStubLlm, type StubLlm } from '../../support/stubLlm.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** A child still running after this long is SIGKILLed, so a hang shows up as `signal: SIGKILL` with its stderr. */
 export const KILL_AFTER_MS = 60_000;
+
+/**
+ * The vitest timeout for a test that runs `runs` CLI children one after another: each child may use its whole
+ * kill budget before the test gives up. A flat 30 s timeout failed tests with three serial children on a busy
+ * two-core machine although every child would have finished; a real hang still ends at the child's kill timer,
+ * with the child's stderr in the failure instead of a bare "Test timed out".
+ */
+export function cliBudget(runs: number): number {
+  return runs * KILL_AFTER_MS + 15_000;
+}
+
+/** A one-line summary of a finished child for assertion messages: how it ended and the tail of its stderr. */
+export function describeRun(run: CliRun): string {
+  const tail = run.stderr.length > 2_000 ? `…${run.stderr.slice(-2_000)}` : run.stderr;
+  return `exit ${run.code} signal ${run.signal}; stderr: ${tail}`;
+}
 
 /**
  * Checks that the binary under test was built: `npm test` builds once before vitest, so suites do not each pay
