@@ -81,6 +81,21 @@ describe('fuseforks-cli check (built binary)', () => {
     }
   });
 
+  it('a started template on a provider this build does not speak is a reject (3), never a green check', () => {
+    const dir = village((world) => {
+      const templates = world.modelTemplates as Record<string, unknown>[];
+      templates[0] = { ...templates[0], provider: 'mistral_native' };
+    });
+    const run = cli(['check', '--for', 'ask', '--data-dir', dir, '--start', 'reception', '--secrets', 'env', '--json']);
+    expect(run.code).toBe(3);
+    const parsed = JSON.parse(run.stdout) as { findings: Array<{ code: string; level: string; message: string; fix: string }> };
+    const finding = parsed.findings.find((f) => f.code === 'PROVIDER_UNSUPPORTED');
+    expect(finding).toMatchObject({ level: 'reject' });
+    expect(finding?.message).toContain('mistral_native');
+    expect(finding?.fix).toContain('anthropic');
+    expect(parsed.findings.map((f) => f.code)).not.toContain('SECRET_MISSING');
+  });
+
   it('--json prints exactly one line {"findings":[…],"start":[ids]}', () => {
     const run = cli(['check', '--for', 'serve', '--data-dir', village(), '--start', 'batch', '--secrets', 'env', '--json']);
     expect(run.code).toBe(3);

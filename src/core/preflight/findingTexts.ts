@@ -26,6 +26,8 @@ export interface FindingTexts {
   secretMissing(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
   credentialUnset(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
   modelTemplateMissing(agent: AgentRef, templateId: string): FindingText;
+  /** `agents` = the agents on the template (started ones for a reject); `known` = the providers this build speaks. */
+  providerUnsupported(templateId: string, provider: string, agents: AgentRef[], known: readonly string[]): FindingText;
   receptionUnset(): FindingText;
   receptionMissing(receptionId: string): FindingText;
   receptionTargetsOutside(reception: AgentRef, outside: string[]): FindingText;
@@ -61,6 +63,10 @@ const JA: FindingTexts = {
   modelTemplateMissing: (a, t) => ({
     message: `${ja(a)} が指すモデルテンプレート ${t} が村にありません。`,
     fix: `GUI で ${ja(a)} に存在するテンプレートを選び直すか、テンプレート ${t} を作ってください。`,
+  }),
+  providerUnsupported: (t, p, agents, known) => ({
+    message: `テンプレート ${t}${agents.length > 0 ? `（${agents.map(ja).join('、')} が使用）` : ''}のプロバイダ "${p}" は、このビルドでは話せません。この相手への呼び出しはすべて LLM_CONFIG で失敗します。`,
+    fix: `world.json の ${t} の provider を ${known.join(' / ')} のどれかに直すか（GUI のモデル設定でも選べます）、その個体に別のテンプレートを選んでください。`,
   }),
   receptionUnset: () => ({
     message: '窓口（reception）が設定されていないため、外からの依頼を受け取れません。',
@@ -135,6 +141,10 @@ const EN: FindingTexts = {
   modelTemplateMissing: (a, t) => ({
     message: `${en(a)} points at model template ${t}, which does not exist in this village.`,
     fix: `Pick an existing template for ${en(a)} in the GUI, or create template ${t}.`,
+  }),
+  providerUnsupported: (t, p, agents, known) => ({
+    message: `Template ${t}${agents.length > 0 ? ` (used by ${agents.map(en).join(', ')})` : ''} names provider "${p}", which this build does not speak: every call on it would fail with LLM_CONFIG.`,
+    fix: `Set provider of ${t} in world.json (or in the GUI's model settings) to one of ${known.join(', ')}, or pick another template for its agents.`,
   }),
   receptionUnset: () => ({
     message: 'No reception is set, so the village cannot take an outside request.',

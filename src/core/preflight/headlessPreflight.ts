@@ -6,6 +6,7 @@
  */
 import type { RunApprovalMode } from '../tools/contract.js';
 import type { ScheduledTask } from '../schedules/types.js';
+import { KNOWN_PROVIDERS } from '../world/enums.js';
 import type { AgentSpec, ModelTemplate, World } from '../world/types.js';
 import { sortFindings, type Finding, type FindingCode, type FindingLevel } from './finding.js';
 import { findingTexts, type AgentRef, type FindingText, type SecretHint } from './findingTexts.js';
@@ -79,10 +80,23 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
   }
   for (const [templateId, agents] of users) {
     const template = templates.get(templateId) as ModelTemplate;
+    // A provider this build cannot speak: every call would fail with LLM_CONFIG, so the key does not matter.
+    if (template.unsupportedProvider !== undefined) {
+      const refs = agents.map((a) => ref(a.id));
+      push('reject', 'PROVIDER_UNSUPPORTED', t.providerUnsupported(templateId, template.unsupportedProvider, refs, KNOWN_PROVIDERS));
+      continue;
+    }
     const need = secretNeed(template);
     const refs = agents.map((a) => ref(a.id));
     if (need === 'unset') push('reject', 'SECRET_MISSING', t.credentialUnset(templateId, refs, hint(templateId)));
     else if (need === 'key' && !view.secretPresent(templateId)) push('reject', 'SECRET_MISSING', t.secretMissing(templateId, refs, hint(templateId)));
+  }
+
+  // 2''. the same for templates no started agent uses: the run works, but the GUI or a wider --start would not.
+  for (const template of world.modelTemplates) {
+    if (template.unsupportedProvider === undefined || users.has(template.id)) continue;
+    const refs = world.agents.filter((a) => a.modelTemplateId === template.id).map((a) => ref(a.id));
+    push('warn', 'PROVIDER_UNSUPPORTED', t.providerUnsupported(template.id, template.unsupportedProvider, refs, KNOWN_PROVIDERS));
   }
 
   // 3 / 3' / 4. the reception (ask only).

@@ -57,6 +57,8 @@ const rows: Row[] = [
   { code: 'SECRET_MISSING', level: 'reject', v: { secretPresent: (k) => k !== 'tpl' }, names: 'tpl' },
   { code: 'SECRET_MISSING', level: 'reject', w: { modelTemplates: [template('tpl', { credential: 'unset' })] }, names: 'unset' },
   { code: 'MODEL_TEMPLATE_MISSING', level: 'reject', w: { agents: [agent('rec'), agent('b', { modelTemplateId: 'gone' })] }, names: 'gone' },
+  { code: 'PROVIDER_UNSUPPORTED', level: 'reject', w: { modelTemplates: [template('tpl', { provider: null, unsupportedProvider: 'mistral_native' })] }, names: 'mistral_native' },
+  { code: 'PROVIDER_UNSUPPORTED', level: 'warn', w: { agents: [agent('rec'), agent('b'), agent('c', { modelTemplateId: 'odd' })], modelTemplates: [template('tpl'), template('odd', { provider: null, unsupportedProvider: 'mistral_native' })] }, names: 'Name-c' },
   { code: 'RECEPTION_UNSET', level: 'reject', w: { reception: null }, names: 'reception' },
   { code: 'RECEPTION_MISSING', level: 'reject', w: { reception: 'ghost' }, v: { start: ['b'] }, names: 'ghost' },
   { code: 'RECEPTION_TARGETS_OUTSIDE', level: 'info', w: { agents: [agent('rec', { connectedAgents: ['b'] }), agent('b')] }, v: { start: ['rec'] }, names: 'b' },
@@ -73,7 +75,7 @@ describe('headlessPreflight: one row per code', () => {
     expect(headlessPreflight(world(), [schedule('s', 'b')], view({ mode: 'serve' }))).toEqual([]);
   });
 
-  it('covers all eleven codes', () => {
+  it('covers all twelve codes', () => {
     expect(new Set(rows.map((r) => r.code))).toEqual(new Set(FINDING_CODES));
   });
 
@@ -139,6 +141,14 @@ describe('headlessPreflight: decisions', () => {
       { name: 'remote', agentId: null, transport: 'http', enabled: true },
     ];
     expect(headlessPreflight(world(), [], view({ start: ['rec'], mcpServers: servers, commandExists: () => false }))).toEqual([]);
+  });
+
+  it('a started template on an unspoken provider is one reject naming the fix, never also SECRET_MISSING', () => {
+    const w = world({ modelTemplates: [template('tpl', { provider: null, unsupportedProvider: 'mistral_native', credential: 'unset' })] });
+    const found = headlessPreflight(w, [], view({ secretPresent: () => false }));
+    expect(found.map((f) => [f.code, f.level])).toEqual([['PROVIDER_UNSUPPORTED', 'reject']]);
+    expect(found[0]?.fix).toContain('open_ai_compat');
+    expect(found[0]?.message).toContain('Name-rec');
   });
 
   it.each([
