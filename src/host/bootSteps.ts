@@ -9,6 +9,7 @@ import { FuseforksError, isFuseforksError } from '../core/errors.js';
 import { readJevView } from '../core/preflight/configReaders.js';
 import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import { ScheduleStore } from '../core/schedules/scheduleStore.js';
+import { KEYRING_SERVICE, KeyringSecretStore, LEGACY_KEYRING_SERVICE } from '../core/secrets/keyringSecretStore.js';
 import { JEV_TOKEN_KEY } from '../core/secrets/secretNames.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { VillagePaths } from '../core/village/paths.js';
@@ -94,6 +95,26 @@ export function promoteStoredCredentials(world: World, secrets: SecretStore): { 
     return { ...t, credential: 'keyring' as const };
   });
   return { world: ids.length === 0 ? world : { ...world, modelTemplates }, ids };
+}
+
+/**
+ * Moves keys that earlier builds of this project stored under the keyring service `fuseforks` to the original's
+ * service (template ids + the Jev token), once: after the move the old entries are gone and this finds nothing.
+ * One `keyring:` line names the moved keys (ids, never values). A keyring that refuses is a WARN note, never fatal:
+ * reads still fall back to the old service.
+ */
+export function moveLegacyKeys(secrets: SecretStore, world: World, diag: DiagSink): string[] {
+  if (!(secrets instanceof KeyringSecretStore)) return [];
+  const keys = [...world.modelTemplates.map((t) => t.id), JEV_TOKEN_KEY];
+  try {
+    const moved = secrets.moveLegacy(keys);
+    if (moved.length > 0) diag.note('keyring', { moved: moved.length, keys: moved.join(','), from: LEGACY_KEYRING_SERVICE, to: KEYRING_SERVICE });
+    return moved;
+  } catch (error) {
+    if (!isFuseforksError(error)) throw error;
+    diag.note('keyring', { moved: 0, from: LEGACY_KEYRING_SERVICE, to: KEYRING_SERVICE, code: error.code }, 'warn');
+    return [];
+  }
 }
 
 /** schedules.json (bad rows and rows whose target is gone are noted, never dropped from the file). */

@@ -21,6 +21,7 @@ import {
   connectSharedMcp,
   createHostMcp,
   loadProbeApprovals,
+  moveLegacyKeys,
   lockVillage,
   noteJev,
   openHostDoor,
@@ -85,6 +86,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const secrets = options.secretStore ?? openSecretStore(options.secrets, env);
     const worldDoc = await bootstrapWorldFile(v, secrets, log, options.createIfMissing === true, env);
     const world = worldDoc.world;
+    moveLegacyKeys(secrets, world, log);
     const opened = openSessionStore({ workspaceDir: v.workspace, diag: log });
     parts.sessions = opened.store;
     const supervisorRef: { current: Supervisor | null } = { current: null };

@@ -4,11 +4,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import type { DiagFields } from '../../../src/core/diag.js';
 import { isFuseforksError } from '../../../src/core/errors.js';
-import { KeyringSecretStore } from '../../../src/core/secrets/keyringSecretStore.js';
+import { KEYRING_SERVICE, KeyringSecretStore, LEGACY_KEYRING_SERVICE } from '../../../src/core/secrets/keyringSecretStore.js';
+import { moveLegacyKeys } from '../../../src/host/bootSteps.js';
+import type { World } from '../../../src/core/world/types.js';
 
 const SERVICE = 'fuseforks-test';
+const LEGACY = 'fuseforks-test-legacy';
+
+type RawEntry = { getPassword(): string | null | undefined; setPassword(p: string): void; deletePassword(): boolean };
+/** The raw library, to look at what the store really wrote (service + account), bypassing the store under test. */
+function raw(service: string, account: string): RawEntry {
+  const { Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: new (s: string, a: string) => RawEntry };
+  return new Entry(service, account);
+}
 const SENTINEL = `sk-sentinel-${randomUUID()}`;
 
 /** Probes the raw library (not the store under test): can this session really write a secret? */
@@ -42,6 +54,82 @@ describe.skipIf(!usable.ok)('KeyringSecretStore against an unlocked Secret Servi
       store.delete(key);
       expect(store.has(key)).toBe(false);
       expect(() => store.delete(key)).not.toThrow();
+    } finally {
+      store.delete(key);
+    }
+  });
+});
+
+describe.skipIf(!usable.ok)('keyring service and the one-time move from the old service', () => {
+  it('writes under the configured service with account = template id', () => {
+    const store = new KeyringSecretStore(SERVICE, LEGACY);
+    const key = `tpl-${randomUUID()}`;
+    try {
+      store.set(key, SENTINEL);
+      expect(raw(SERVICE, key).getPassword()).toBe(SENTINEL);
+      expect(raw(LEGACY, key).getPassword() ?? null).toBeNull();
+    } finally {
+      store.delete(key);
+    }
+  });
+
+  it('reads a key left under the old service, moves it once with a keyring: line, and deletes both on delete', () => {
+    const store = new KeyringSecretStore(SERVICE, LEGACY);
+    const key = `tpl-${randomUUID()}`;
+    const notes: Array<{ kind: string; fields: DiagFields }> = [];
+    const diag = { note: (kind: string, fields: DiagFields = {}) => void notes.push({ kind, fields }) };
+    const world = { modelTemplates: [{ id: key }] } as unknown as World;
+    try {
+      raw(LEGACY, key).setPassword(SENTINEL);
+      // Read-only fallback: `check` sees the key without anything being written.
+      expect(store.get(key)).toBe(SENTINEL);
+      expect(raw(SERVICE, key).getPassword() ?? null).toBeNull();
+      expect(moveLegacyKeys(store, world, diag)).toEqual([key]);
+      expect(raw(SERVICE, key).getPassword()).toBe(SENTINEL);
+      expect(raw(LEGACY, key).getPassword() ?? null).toBeNull();
+      expect(notes).toEqual([{ kind: 'keyring', fields: { moved: 1, keys: key, from: LEGACY_KEYRING_SERVICE, to: KEYRING_SERVICE } }]);
+      expect(JSON.stringify(notes)).not.toContain(SENTINEL);
+      // Once: the next boot finds nothing to move and writes no line.
+      expect(moveLegacyKeys(store, world, diag)).toEqual([]);
+      expect(notes).toHaveLength(1);
+      raw(LEGACY, key).setPassword('stale');
+      store.delete(key);
+      expect(store.get(key)).toBeNull();
+      expect(raw(LEGACY, key).getPassword() ?? null).toBeNull();
+    } finally {
+      store.delete(key);
+    }
+  });
+
+  it('a key under both services keeps the current value and leaves the old one alone', () => {
+    const store = new KeyringSecretStore(SERVICE, LEGACY);
+    const key = `tpl-${randomUUID()}`;
+    try {
+      raw(SERVICE, key).setPassword('current');
+      raw(LEGACY, key).setPassword('old');
+      expect(store.moveLegacy([key])).toEqual([]);
+      expect(store.get(key)).toBe('current');
+      expect(raw(LEGACY, key).getPassword()).toBe('old');
+    } finally {
+      store.delete(key);
+    }
+  });
+});
+
+// The production service names, only inside a throwaway keyring (.ci/run gives a temporary HOME): never a real one.
+const throwawayKeyring = usable.ok && (process.env.HOME ?? '').startsWith(tmpdir());
+describe.skipIf(!throwawayKeyring)('the default store in a throwaway keyring', () => {
+  it('uses the original app\'s service jp.outcasts.fuseforks, and finds keys an earlier build left under fuseforks', () => {
+    const store = new KeyringSecretStore();
+    const key = `tpl-${randomUUID()}`;
+    try {
+      store.set(key, SENTINEL);
+      expect(raw('jp.outcasts.fuseforks', key).getPassword()).toBe(SENTINEL);
+      store.delete(key);
+      raw('fuseforks', key).setPassword(SENTINEL);
+      expect(store.get(key)).toBe(SENTINEL);
+      expect(store.moveLegacy([key])).toEqual([key]);
+      expect(raw('jp.outcasts.fuseforks', key).getPassword()).toBe(SENTINEL);
     } finally {
       store.delete(key);
     }
