@@ -4,16 +4,22 @@
  * `gui` joins here when the GUI server lands.
  */
 import Ask from './commands/ask.js';
+import Bake from './commands/bake.js';
 import Check from './commands/check.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
+import Seed from './commands/seed.js';
 import Serve from './commands/serve.js';
+import Status from './commands/status.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
   ask: Ask,
+  bake: Bake,
   check: Check,
   gui: Gui,
   init: Init,
+  seed: Seed,
   serve: Serve,
+  status: Status,
 };

@@ -43,6 +43,9 @@ export const ERROR_CODES = [
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
   'COMPUTE_FAILED',
+  // ship: bake / seed (a folder that is not a bake, or an --out that is not empty; a bake of another village)
+  'BAKE_INVALID',
+  'BAKE_VILLAGE_MISMATCH',
   // gui api (loopback HTTP): a request body that does not fit its command; a request without the launch token
   'INVALID_REQUEST',
   'GUI_UNAUTHORIZED',

@@ -30,6 +30,7 @@ import {
   registerBundledTools,
 } from './bootSteps.js';
 import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
+import { HealthTracker } from './health/hostHealth.js';
 import { Host } from './host.js';
 import type { HostPaths } from './hostPaths.js';
 import { HostSessions, type BootSession } from './hostSessions.js';
@@ -119,6 +120,9 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     });
     supervisorRef.current = supervisor;
     parts.supervisor = supervisor;
+    const health = new HealthTracker();
+    supervisor.bus.onAny(health.observe);
+    parts.health = health;
     await connectSharedMcp(mcp, log);
     const door = await openHostDoor(options.openDoor, v, supervisor, band, log, options.appVersion);
     parts.door = door.closable;
@@ -134,6 +138,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       workspaceDir: v.workspace,
       diag: log,
       newSession: () => sessions.newSession(new Set(supervisor.currentWorld().agents.map((a) => a.id))),
+      onTick: health.tick,
     });
     parts.stopDeliveries = async () => {
       await ticker?.stop();

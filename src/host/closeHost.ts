@@ -11,6 +11,7 @@ import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import type { Closable, HostMcp } from './bootSteps.js';
 import type { DoorStatus } from './door/doorSettings.js';
+import type { HealthTracker } from './health/hostHealth.js';
 import type { SessionRecorder } from './sessionRecorder.js';
 import type { VillageLock } from './villageLock.js';
 
@@ -30,6 +31,8 @@ export interface HostParts {
   recorder?: SessionRecorder | null;
   sessions?: SessionStore | null;
   diag?: DiagSink;
+  /** Schedule ticks and failures seen, for `health()` (serve's heartbeat). */
+  health?: HealthTracker;
 }
 
 /** How a close went. `graceExceeded`: some agent did not stop in time, so spend records may be missing. */

@@ -15,6 +15,7 @@ import { lostReplyText } from '../actors/labels.js';
 import type { ExternalOutcome, Supervisor } from '../actors/supervisor.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorStatus } from './door/doorSettings.js';
+import type { HostHealth } from './health/hostHealth.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
@@ -86,6 +87,22 @@ export class Host {
   /** How the door came out of boot; null when this host does not open it (`ask`). */
   doorStatus(): DoorStatus | null {
     return this.parts.doorStatus ?? null;
+  }
+
+  /** Running agents, the door, the last schedule tick and the last failure (serve's heartbeat). */
+  health(): HostHealth {
+    const door = this.parts.doorStatus;
+    return {
+      agentsRunning: this.supervisor.statuses().filter((s) => s.status === 'running').map((s) => s.agentId),
+      door: door == null || !door.enabled ? null : { listening: door.listening, port: door.port },
+      lastScheduleTickMs: this.parts.health?.lastScheduleTickMs ?? null,
+      lastError: this.parts.health?.lastError ?? null,
+    };
+  }
+
+  /** A failure seen above the host (e.g. serve's start set), kept as the health's last error. */
+  noteHealthError(code: string): void {
+    this.parts.health?.noteError(code);
   }
 
   /** The session store, or null when the village runs without persistence. */

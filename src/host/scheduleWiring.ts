@@ -24,6 +24,8 @@ export interface ScheduleWiring {
   newSession?: () => Promise<unknown>;
   /** Test seam: tick period (ms); default the ticker's 30 s. */
   intervalMs?: number;
+  /** After every tick (the host's health tracker). */
+  onTick?: (nowMs: number) => void;
 }
 
 /** A started ticker and the unsubscribe of its in-flight tracking. */
@@ -69,6 +71,7 @@ export function startScheduleTicker(runSchedules: boolean, w: ScheduleWiring): R
     },
     diag: w.diag,
     ...(w.intervalMs === undefined ? {} : { intervalMs: w.intervalMs }),
+    ...(w.onTick === undefined ? {} : { onTick: w.onTick }),
   });
   if (ticker === null) {
     off();

@@ -4,6 +4,7 @@
  * closes what was built and exits 0; a second signal exits at once.
  */
 import { isFuseforksError } from '../../core/errors.js';
+import { ServeHeartbeat } from '../../host/health/heartbeat.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
@@ -39,19 +40,26 @@ export async function runServe(options: ServeOptions, output: CliOutput, signals
   );
   if (!opened.ok) return opened.exit;
   const host = opened.host;
+  // Only now, with the village lock held: a refused second serve never touches this file.
+  const heartbeat = new ServeHeartbeat({ dataDir: host.paths.dataDir, health: () => host.health(), diag: host.diag });
+  await heartbeat.start();
   try {
     const started = await host.startSet(gate.start, signals.signal);
     if (signals.count === 0) {
+      await heartbeat.setState('serving');
       output.note({ level: 'info', code: 'SERVING', message: `Serving with ${started.length} agent(s) started: ${started.join(', ')}. Stop with Ctrl+C or SIGTERM.` });
       await signals.next();
     }
   } catch (error) {
     if (!isFuseforksError(error)) throw error;
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    host.noteHealthError(error.code);
+    await heartbeat.setState('closing');
     await closeAndReport(host, output);
     return EXIT.coreError;
   }
   output.note({ level: 'info', code: 'CLOSING', message: 'Closing: interrupting turns and stopping agents (a second signal exits at once).' });
+  await heartbeat.setState('closing');
   const late = await closeAndReport(host, output);
   if (late) exitNow(EXIT.ok);
   return EXIT.ok;

@@ -144,7 +144,8 @@ async function readSchedules(paths: VillagePaths, problems: ReadProblem[]): Prom
   return parsed.rows.flatMap((row) => (row.kind === 'task' ? [row.task] : []));
 }
 
-function villageMissing(paths: VillagePaths): FuseforksError {
+/** VILLAGE_MISSING for a data dir without world.json (headless never creates a village). */
+export function villageMissing(paths: VillagePaths): FuseforksError {
   return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
     fix:
       'Check --data-dir (it is the folder that contains workspace/). Create or copy the village first, for example ' +

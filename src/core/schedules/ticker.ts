@@ -70,6 +70,8 @@ export interface ScheduleTickerOptions {
   /** Without a gate every probe is `unapproved` (consumed, never executed). */
   probes?: ProbeGate;
   diag?: DiagSink;
+  /** Called after every timer tick settles (serve's heartbeat records it). */
+  onTick?(nowMs: number): void;
 }
 
 /** What one tick did with a schedule (for tests and the manual "tick now"). */
@@ -114,8 +116,10 @@ export class ScheduleTicker {
     if (this.timer !== undefined) return;
     this.timer = setInterval(() => {
       if (this.ticking !== null) return;
-      this.ticking = this.tickOnce(this.clock()).finally(() => {
+      const nowMs = this.clock();
+      this.ticking = this.tickOnce(nowMs).finally(() => {
         this.ticking = null;
+        this.options.onTick?.(nowMs);
       });
     }, this.options.intervalMs ?? SCHEDULE_TICK_MS);
     this.timer.unref();
