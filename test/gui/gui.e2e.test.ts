@@ -1,27 +1,25 @@
 /**
  * Browser e2e: headless Debian Chromium (playwright-core, never a downloaded browser) against a real
- * `fuseforks-cli gui` child and the loopback stub LLM. One browser launch for the file. Saves the main-screen
- * screenshots (light/dark × en/ja) to test-output/screenshots/ (docs/screenshots/ with UPDATE_SCREENSHOTS=1). Skipped, with the reason, when Chromium is absent.
+ * `fuseforks-cli gui` child and the loopback stub LLM. One browser launch for the file; any page error or
+ * console.error fails the test it happened in. Saves the main-screen screenshots (light/dark × en/ja) to
+ * test-output/screenshots/ (docs/screenshots/ with UPDATE_SCREENSHOTS=1). Skipped, with the reason, when Chromium
+ * is absent.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { exampleVillage, startCli, Temps } from '../cli/support/cliProcess.js';
-import { request, requireGuiBuild, ROOT, startGui, type GuiChild } from './support/guiChild.js';
+import { HAS_CHROMIUM, launchBrowser, ready, shotPath, until, type BrowserRun } from './support/browserSuite.js';
+import { request, requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-// Every run writes its screenshots to an ignored folder; `UPDATE_SCREENSHOTS=1` refreshes the ones the README shows.
-const SHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-output/screenshots');
 
-let browser: BrowserContext;
+let browser: BrowserRun;
 let stub: StubLlm;
 let gui: GuiChild;
 let dir: string;
-let profile: string;
 const temps = new Temps();
 
 beforeAll(async () => {
@@ -29,33 +27,21 @@ beforeAll(async () => {
   requireGuiBuild();
   stub = await startStubLlm();
   dir = mkdtempSync(join(tmpdir(), 'ff-gui-e2e-'));
-  profile = mkdtempSync(join(tmpdir(), 'ff-chromium-'));
   gui = await startGui(dir);
-  // One browser for the file; a fresh profile dir (playwright passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1440, height: 880 },
-    colorScheme: 'light',
-    locale: 'en-US',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 }, 180_000);
+
+afterEach(() => browser?.assertClean());
 
 afterAll(async () => {
   await browser?.close();
   await gui?.stop();
   await stub?.close();
   temps.cleanup();
-  for (const d of [dir, profile]) if (d) rmSync(d, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const id = (testId: string) => `[data-testid="${testId}"]`;
-
-async function ready(page: Page): Promise<void> {
-  await page.waitForSelector(id('main'));
-  await page.waitForSelector(id('boot-overlay'), { state: 'detached' });
-}
 
 async function center(page: Page, selector: string): Promise<{ x: number; y: number }> {
   const box = await page.locator(selector).boundingBox();
@@ -75,14 +61,16 @@ function worldOnDisk(): { topologyPositions: Record<string, { x: number; y: numb
   return JSON.parse(readFileSync(join(dir, 'workspace/world.json'), 'utf8'));
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 50));
-  expect(check()).toBe(true);
+/** A promise the test resolves by hand: the stub holds a reply until the page has shown what the test checks. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
 }
 
 describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' (skipped: /usr/bin/chromium is not installed)'}`, () => {
   it('designs a village, talks to it, stops a slow turn, and reloads to the same village', async () => {
-    const page = await browser.newPage();
+    const page = await browser.page();
     await page.goto(gui.url);
     // String bodies: this file is type-checked without the DOM lib.
     await page.evaluate("localStorage.setItem('fuseforks.lang', 'en')");
@@ -110,6 +98,8 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
       await page.fill(id('add-agent-name'), name);
       await page.click(id('add-agent-create'));
       await page.waitForSelector(id(`agent-card-${name.toLowerCase()}`));
+      // The node is pinned on free space right after the create.
+      await until(() => worldOnDisk().topologyPositions[name.toLowerCase()] !== undefined, `${name} is placed`);
     }
 
     // Tie Alice → Bob by dragging Alice's card onto Bob's Kizuna node.
@@ -118,10 +108,11 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await expect(page.textContent(id('ties-alice'))).resolves.toBe('1');
     expect(worldOnDisk().agents.find((a) => a.id === 'alice')?.connectedAgents).toEqual(['bob']);
 
-    // Move Bob's node: the position is saved.
+    // Move Bob's node: the new position is saved (a new servant is pinned on free space when created).
+    const placed = worldOnDisk().topologyPositions.bob;
     const bob = await center(page, id('kizuna-node-bob'));
     await drag(page, bob, { x: bob.x - 120, y: bob.y + 40 });
-    await until(() => worldOnDisk().topologyPositions.bob !== undefined);
+    await until(() => JSON.stringify(worldOnDisk().topologyPositions.bob) !== JSON.stringify(placed), 'the dragged position is saved');
     const saved = worldOnDisk().topologyPositions.bob!;
 
     // Reception.
@@ -135,23 +126,29 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
     await page.waitForSelector(`${id('status-bob')}[data-status="running"]`);
 
-    // Talk to Alice: typing indicator comes, the answer bubble (Markdown) arrives, typing goes.
-    stub.enqueue(reply.text('**Hello** from the stub', { delayMs: 1500 }));
+    // Talk to Alice: typing indicator comes (the stub holds the reply until the page shows it), the answer
+    // bubble (Markdown) arrives, typing goes. No time window: the test opens the gate itself.
+    const held = gate();
+    stub.respond(async () => {
+      await held.opened;
+      return reply.text('**Hello** from the stub');
+    });
     await page.click(`${id('agent-card-alice')} .card-name`);
     await page.fill(id('chat-input'), 'hi Alice');
     await page.press(id('chat-input'), 'Enter');
     await page.waitForSelector(id('typing-alice'));
+    held.open();
     await page.waitForSelector(`${id('bubble-agent')} strong:text("Hello")`);
+    stub.respond(null);
     await page.waitForSelector(id('typing-alice'), { state: 'detached' });
     await expect(page.locator(id('bubble-user')).first().textContent()).resolves.toContain('hi Alice');
 
     // Screenshots of the main screen: light/dark × en/ja.
-    mkdirSync(SHOTS, { recursive: true });
     for (const lang of ['en', 'ja'] as const) {
       await page.selectOption(id('lang-toggle'), lang);
       for (const theme of ['light', 'dark'] as const) {
         if ((await page.evaluate<string | undefined>('document.documentElement.dataset.theme')) !== theme) await page.click(id('theme-toggle'));
-        await page.screenshot({ path: join(SHOTS, `main-${theme}-${lang}.png`) });
+        await page.screenshot({ path: shotPath(`main-${theme}-${lang}.png`) });
       }
     }
     await page.selectOption(id('lang-toggle'), 'en');
@@ -191,7 +188,7 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await expect(page.locator(id('plan-review-task')).count()).resolves.toBe(2);
     await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Bob: count the apples');
     await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Carol: count the pears');
-    await page.screenshot({ path: join(SHOTS, 'plan-review-dark-en.png') });
+    await page.screenshot({ path: shotPath('plan-review-dark-en.png') });
     await page.locator('[data-testid^="plan-review-note-"]').fill('only the apples, please');
     await page.locator('[data-testid^="plan-review-reject-"]').click();
     await page.waitForSelector(id('plan-reviews'), { state: 'detached' });
@@ -218,7 +215,7 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     const before = readFileSync(log, 'utf8');
     const second = await startGui(held);
     try {
-      const page = await browser.newPage();
+      const page = await browser.page();
       await page.goto(second.url);
       await page.waitForSelector(id('boot-failed'));
       await expect(page.textContent(id('boot-error'))).resolves.toContain('LOCK_HELD');

@@ -4,6 +4,7 @@ import { createApp, reactive, ref, watch } from 'vue';
 import App from './App.vue';
 import { createStore } from './lib/store.ts';
 import { translate } from './lib/i18n.ts';
+import { createModalStack } from './lib/modalStack.ts';
 import en from './locales/en.json';
 import ja from './locales/ja.json';
 import './style.css';
@@ -47,6 +48,13 @@ function confirm(text, danger = false) {
   return new Promise((resolve) => confirmQueue.push({ text, danger, resolve }));
 }
 
+// Escape closes the innermost open dialog (a confirm before the dialog under it).
+const modals = createModalStack();
+window.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.isComposing) return;
+  if (modals.escape()) e.preventDefault();
+});
+
 const ctx = {
   store,
   t,
@@ -56,6 +64,7 @@ const ctx = {
   toggleTheme() { theme.value = theme.value === 'dark' ? 'light' : 'dark'; localStorage.setItem('fuseforks.theme', theme.value); },
   confirm,
   confirmQueue,
+  modals,
 };
 
 // Language from the village unless the person chose one on this device.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapEdges, seedPositions, tieAddition, tieCounts } from '../../../src/gui/client/lib/kizuna.js';
+import { mapEdges, tieAddition, tieCounts } from '../../../src/gui/client/lib/kizuna.js';
 import { renderMarkdown } from '../../../src/gui/client/lib/markdown.js';
 
 const agents = [
@@ -29,15 +29,6 @@ describe('mapEdges', () => {
       { a: 'b', b: 'c', both: false },
     ]);
     expect(tieCounts(both)).toEqual({ ties: 2, both: 1 });
-  });
-});
-
-describe('seedPositions', () => {
-  it('keeps stored positions and seeds the rest the same way every time', () => {
-    const first = seedPositions(['a', 'b', 'c'], { b: { x: 5, y: 6 } }, 800, 520);
-    expect(first.b).toEqual({ x: 5, y: 6 });
-    expect(seedPositions(['a', 'b', 'c'], { b: { x: 5, y: 6 } }, 800, 520)).toEqual(first);
-    expect(first.a).not.toEqual(first.c);
   });
 });
 

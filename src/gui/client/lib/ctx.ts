@@ -2,6 +2,7 @@
  * The context every component injects (built in main.js): store, translator, language, theme, in-app confirm.
  */
 import { inject, type Ref } from 'vue';
+import type { ModalStack } from './modalStack.js';
 import type { Store, Translate } from './store.js';
 
 /** One pending in-app confirmation. */
@@ -21,6 +22,8 @@ export interface Ctx {
   toggleTheme(): void;
   confirm(text: string, danger?: boolean): Promise<boolean>;
   confirmQueue: ConfirmRequest[];
+  /** Open dialogs; Escape closes the innermost. */
+  modals: ModalStack;
 }
 
 /** The injected context (throws when a component is mounted outside the app). */

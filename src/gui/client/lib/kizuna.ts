@@ -1,6 +1,6 @@
 /**
- * Kizuna (the village map) as pure functions: drag-to-tie rules, deterministic seeding of unplaced nodes, and
- * edges merged into one line per pair (reference gui.md §2.13, §3.2). No DOM here, so it is unit-tested in node.
+ * Kizuna (the village map) as pure functions: drag-to-tie rules and edges merged into one line per pair (placement
+ * and routing: kizunaLayout.ts; the viewport: kizunaView.ts) (reference gui.md §2.13, §3.2). No DOM here, so it is unit-tested in node.
  */
 
 /** The part of an agent the map needs. */
@@ -50,37 +50,6 @@ export function mapEdges(agents: readonly MapAgent[]): MapEdge[] {
     }
   }
   return edges;
-}
-
-/**
- * Positions for every agent: stored ones as they are; unplaced ones on a circle around the centre, at a slot
- * derived from their index, so the same village always seeds the same picture and placed nodes never move.
- */
-export function seedPositions(ids: readonly string[], stored: Readonly<Record<string, Point>>, width: number, height: number): Record<string, Point> {
-  const out: Record<string, Point> = {};
-  const cx = width / 2;
-  const cy = height / 2;
-  const r = Math.max(60, Math.min(width, height) / 2 - 60);
-  ids.forEach((id, i) => {
-    const p = stored[id];
-    if (p !== undefined) {
-      out[id] = { x: p.x, y: p.y };
-      return;
-    }
-    const angle = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(ids.length, 1);
-    out[id] = { x: Math.round(cx + r * Math.cos(angle)), y: Math.round(cy + r * Math.sin(angle)) };
-  });
-  return out;
-}
-
-/** End points of a line between two node centres, pulled in by the node radius so arrows touch the circle rim. */
-export function trimLine(from: Point, to: Point, radius: number): { x1: number; y1: number; x2: number; y2: number } {
-  const dx = to.x - from.x;
-  const dy = to.y - from.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const ux = dx / len;
-  const uy = dy / len;
-  return { x1: from.x + ux * radius, y1: from.y + uy * radius, x2: to.x - ux * radius, y2: to.y - uy * radius };
 }
 
 /** Ties counted as the header shows them: lines, and how many of them go both ways. */

@@ -3,6 +3,7 @@
  * typing, stats, messages, tool lines, failures). `applyEvent` is the pure reaction table of reference gui.md
  * §4.3; it says when a full re-read is needed instead of patching.
  */
+import { emptyFlow, trackDelegation, type DelegationFlow } from './delegationFlow.js';
 import type { AgentMessage, AgentStatus, CoreEvent, GuiState } from './types.js';
 
 /** Messages kept (gui.md §4.1). */
@@ -35,11 +36,13 @@ export interface View {
   lastError: Record<string, string>;
   messages: AgentMessage[];
   lines: ChatLine[];
+  /** Ties carrying a delegation right now (Kizuna highlights them). */
+  flow: DelegationFlow;
 }
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [] };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow() };
 }
 
 /** Replaces the server part after a read or a mutation's answer; events since then stay applied. */
@@ -62,6 +65,8 @@ let lineSeq = 0;
 
 /** Applies one event to the view (gui.md §4.3). */
 export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEffect {
+  // Before the typing patch below: the tracker needs who was inside a turn when the event happened.
+  trackDelegation(view.flow, view.typing, event);
   switch (event.type) {
     case 'agentStatusChanged':
       view.status[event.agentId] = event.status;
