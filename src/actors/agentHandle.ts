@@ -1,9 +1,13 @@
 /**
  * One agent worker thread as the supervisor holds it: spawn, the `init` → `ready` handshake on
- * parentPort, the private data-plane port, and a bounded join. Knows nothing about routing.
+ * parentPort, the private data-plane port, the comlink port (both directions), and a bounded join.
+ * Knows nothing about routing.
  */
+import type { Remote } from 'comlink';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import type { FromWorker, InitMessage, ReadyMessage, ToWorker } from './protocol.js';
+import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
+import { workerCrashed, workerStopped } from './workerErrors.js';
 
 /** How a worker ended. `error` is set when it threw or hit its resource limits. */
 export interface WorkerExit {
@@ -15,10 +19,12 @@ export interface WorkerExit {
 export interface AgentHandleCallbacks {
   onMessage(message: FromWorker): void;
   onExit(exit: WorkerExit): void;
+  /** What this worker may call on the main thread (bound to its agent). */
+  mainSide: MainSide;
 }
 
-/** What `spawn` needs besides the callbacks: the init message without its port. */
-export type InitPayload = Omit<InitMessage, 'port'>;
+/** What `spawn` needs besides the callbacks: the init message without its ports. */
+export type InitPayload = Omit<InitMessage, 'port' | 'rpc'>;
 
 /** A live (or finished) agent worker. */
 export class AgentHandle {
@@ -27,6 +33,8 @@ export class AgentHandle {
   /** Resolves with the exit once the thread is gone. */
   readonly exited: Promise<WorkerExit>;
   private readonly port: MessagePort;
+  private readonly workerSide: Remote<WorkerSide>;
+  private readonly calls = new CallsInFlight();
   private isReady = false;
   private hasExited = false;
   private lastError: Error | null = null;
@@ -39,6 +47,9 @@ export class AgentHandle {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     port1.on('message', (msg: FromWorker) => callbacks.onMessage(msg));
+    const rpc = new MessageChannel();
+    exposeOn(rpc.port1, callbacks.mainSide);
+    this.workerSide = remoteOn<WorkerSide>(rpc.port1);
     let markReady: () => void = () => {};
     let failBoot: (e: Error) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
@@ -60,14 +71,18 @@ export class AgentHandle {
       worker.once('exit', (code) => {
         this.hasExited = true;
         port1.close();
+        rpc.port1.close();
         const exit: WorkerExit = { code, error: this.lastError, wasReady: this.isReady };
+        // comlink never settles a call whose peer is gone: fail the open ones with why.
+        const crashed = exit.error !== null || code !== 0;
+        this.calls.rejectAll(crashed ? workerCrashed(init.agent.id, exit.error?.message ?? `exit code ${code}`) : workerStopped(init.agent.id));
         if (!this.isReady) failBoot(this.lastError ?? new Error(`worker exited with code ${code} before ready`));
         callbacks.onExit(exit);
         resolve(exit);
       });
     });
-    const initMessage: InitMessage = { ...init, port: port2 };
-    worker.postMessage(initMessage, [port2]);
+    const initMessage: InitMessage = { ...init, port: port2, rpc: rpc.port2 };
+    worker.postMessage(initMessage, [port2, rpc.port2]);
   }
 
   /** Starts a worker from `url` and sends `init`. */
@@ -92,6 +107,14 @@ export class AgentHandle {
   /** Posts on the data plane; a message to a finished worker is dropped. */
   post(message: ToWorker): void {
     if (!this.hasExited) this.port.postMessage(message);
+  }
+
+  /**
+   * Cuts the turn handling `envelopeId` (comlink); true when one was cut. Rejects with WORKER_CRASHED when the
+   * worker dies before answering (NOT_RUNNING when it had stopped normally).
+   */
+  interrupt(envelopeId: string): Promise<boolean> {
+    return this.calls.track(this.workerSide.interrupt(envelopeId));
   }
 
   /** Waits up to `timeoutMs` for the thread to end by itself; true when it did (else it is terminated). */

@@ -9,15 +9,25 @@ import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.j
 interface Pending {
   request: PlanReviewRequest;
   answer(decision: PlanReviewDecision): void;
+  withdraw(error: Error): void;
+}
+
+function withdrawn(planId: number): FuseforksError {
+  return new FuseforksError('INVALID_REQUEST', `plan ${planId} is no longer waiting for review`, {
+    fix: 'nothing to do: the wave was interrupted or its agent stopped',
+    details: { planId },
+  });
 }
 
 /** Pending plan reviews by plan id (plan ids are village-unique). */
 export class PlanReviews {
   private readonly pending = new Map<number, Pending>();
 
-  /** Holds a request; `answer` posts the decision back to the asking worker. */
-  hold(request: PlanReviewRequest, answer: (decision: PlanReviewDecision) => void): void {
-    this.pending.set(request.planId, { request, answer });
+  /** Holds a request; resolves with the person's decision, rejects when the wave is withdrawn or dropped. */
+  hold(request: PlanReviewRequest): Promise<PlanReviewDecision> {
+    return new Promise<PlanReviewDecision>((answer, withdraw) => {
+      this.pending.set(request.planId, { request, answer, withdraw });
+    });
   }
 
   /** Waves waiting for a decision, oldest plan first. */
@@ -38,13 +48,15 @@ export class PlanReviews {
     held.answer(decision);
   }
 
-  /** The worker stopped waiting (decision seen, interrupt, stop, crash): forget the entry without answering. */
+  /** The worker stopped waiting (interrupt, stop, crash): forget the entry; its promise rejects. */
   forget(planId: number): void {
+    const held = this.pending.get(planId);
     this.pending.delete(planId);
+    held?.withdraw(withdrawn(planId));
   }
 
   /** Drops every pending review of one agent (stopped or crashed). */
   dropAgent(agentId: string): void {
-    for (const [planId, held] of this.pending) if (held.request.agentId === agentId) this.pending.delete(planId);
+    for (const [planId, held] of this.pending) if (held.request.agentId === agentId) this.forget(planId);
   }
 }

@@ -6,34 +6,33 @@
  * `bench/actors/wire.bench.mjs` against msgpackr (39 vs 53 µs p50 for a 2 KB envelope), and the budget pool's
  * SharedArrayBuffer has to ride a structured clone anyway.
  *
- * Control calls (interrupt, stop) are plain messages too, not comlink: the supervisor already owns every
- * status, so the only control traffic is fire-and-forget fan-out, which needs no proxy lifetimes.
+ * Every exchange with a reply that is not the mailbox path (main-thread tools, plan reviews, room-log reads,
+ * interrupts) goes through comlink on a second port, also handed over in `init` (rpc.ts). What stays here is the
+ * data plane: delivery, the `delegate` round trip of `ask_*`/`plan`, a turn's outcome, events and diag lines.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { DiagNote } from '../core/diag.js';
 import type { ErrorPayload } from '../core/errors.js';
 import type { CoreEvent, PlanTaskState } from '../core/events.js';
-import type { RunApprovalMode, ToolReply, ToolSpec } from '../core/tools/contract.js';
+import type { RunApprovalMode, ToolSpec } from '../core/tools/contract.js';
 import type {
   DeliveryResult,
   Exchange,
   IncomingEnvelope,
-  PlanReviewDecision,
-  PlanReviewRequest,
   PromptMaterial,
   RoomContext,
   RosterEntry,
   TurnResult,
 } from '../core/turn/ports.js';
-import type { RoomLogRead } from '../core/turn/roomLog.js';
 import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
 
 /**
  * Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview,
  * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
- * 4: room log (deliver.context, roomLogRead/roomLogResult).
+ * 4: room log (deliver.context, roomLogRead/roomLogResult). 5: request/reply moves to comlink on `init.rpc`
+ * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this wire).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -68,6 +67,8 @@ export interface InitMessage {
   planIds: SharedArrayBuffer;
   /** The private data-plane port (transferred). */
   port: MessagePort;
+  /** The private comlink port for request/reply in both directions (transferred; rpc.ts). */
+  rpc: MessagePort;
 }
 
 /** One envelope to handle. `folded` = its causal parent was cut while it sat in the mailbox. */
@@ -85,13 +86,6 @@ export interface DeliverMessage {
   context: RoomContext;
 }
 
-/** The answer to a `roomLogRead`. */
-export interface RoomLogResultMessage {
-  kind: 'roomLogResult';
-  requestId: number;
-  read: RoomLogRead;
-}
-
 /** The answer to a `delegate` request. */
 export interface DelegateResultMessage {
   kind: 'delegateResult';
@@ -99,40 +93,13 @@ export interface DelegateResultMessage {
   result: DeliveryResult;
 }
 
-/** Cut the turn handling `envelopeId` (if it is the one in flight). */
-export interface InterruptMessage {
-  kind: 'interrupt';
-  envelopeId: string;
-}
-
 /** Finish the turn in flight (already interrupted by the supervisor), then close and exit. */
 export interface StopMessage {
   kind: 'stop';
 }
 
-/** A person's decision on a held wave (answers `reviewPlan`). */
-export interface ReviewDecisionMessage {
-  kind: 'reviewDecision';
-  requestId: number;
-  decision: PlanReviewDecision;
-}
-
-/** The answer to a `toolCall`. */
-export interface ToolResultMessage {
-  kind: 'toolResult';
-  requestId: number;
-  reply: ToolReply;
-}
-
 /** Main → worker, data plane. */
-export type ToWorker =
-  | DeliverMessage
-  | DelegateResultMessage
-  | ReviewDecisionMessage
-  | ToolResultMessage
-  | RoomLogResultMessage
-  | InterruptMessage
-  | StopMessage;
+export type ToWorker = DeliverMessage | DelegateResultMessage | StopMessage;
 
 /** Worker → main on parentPort, answering `init`. */
 export interface ReadyMessage {
@@ -195,62 +162,15 @@ export interface NoticeMessage {
   text: string;
 }
 
-/** Acknowledges an `interrupt` (cut = a turn was in flight for that envelope). */
-export interface InterruptAckMessage {
-  kind: 'interruptAck';
-  envelopeId: string;
-  cut: boolean;
-}
-
-/** A `planReview` wave waits for a person; answered by `reviewDecision`. */
-export interface ReviewPlanMessage {
-  kind: 'reviewPlan';
-  requestId: number;
-  request: PlanReviewRequest;
-}
-
-/** The worker stopped waiting for a review (interrupt): the supervisor forgets the held wave. */
-export interface ReviewWithdrawnMessage {
-  kind: 'reviewWithdrawn';
-  planId: number;
-}
-
-/** Call an external (main-thread) tool; answered by `toolResult`. */
-export interface ToolCallMessage {
-  kind: 'toolCall';
-  requestId: number;
-  name: string;
-  args: Record<string, unknown>;
-}
-
-/** The turn was interrupted while a `toolCall` ran: the main thread aborts it; no `toolResult` is awaited. */
-export interface ToolCancelMessage {
-  kind: 'toolCancel';
-  requestId: number;
-}
-
-/** `room_log({id})`: look `id` up in the supervisor's ring for this agent; answered by `roomLogResult`. */
-export interface RoomLogReadMessage {
-  kind: 'roomLogRead';
-  requestId: number;
-  id: string;
-}
-
 /** Worker → main, data plane. */
 export type FromWorker =
-  | RoomLogReadMessage
-  | ToolCallMessage
-  | ToolCancelMessage
-  | ReviewPlanMessage
-  | ReviewWithdrawnMessage
   | EventMessage
   | DiagMessage
   | DelegateMessage
   | TurnDoneMessage
   | TurnFoldedMessage
   | TurnFailedMessage
-  | NoticeMessage
-  | InterruptAckMessage;
+  | NoticeMessage;
 
 /** The reply state a folded or lost envelope resolves to. */
 export type LostReplyState = Extract<PlanTaskState, 'interrupted' | 'no_answer' | 'undeliverable'>;

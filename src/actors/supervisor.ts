@@ -6,7 +6,7 @@
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
 import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
-import type { ToolReply, ToolSpec } from '../core/tools/contract.js';
+import type { ToolSpec } from '../core/tools/contract.js';
 import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import { AgentHandle, type WorkerExit } from './agentHandle.js';
@@ -14,6 +14,7 @@ import { EventBus } from './eventBus.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
 import { AgentStats, type AgentCounters } from './agentStats.js';
+import { createMainSide } from './mainSide.js';
 import { PlanReviews } from './planReviews.js';
 import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
@@ -23,6 +24,7 @@ import { decideRestart, pruneRestarts } from './restartPolicy.js';
 import { Router } from './router.js';
 import type { AgentSlot } from './types.js';
 import { agentWorkerUrl } from './workerUrl.js';
+import { workerCrashed } from './workerErrors.js';
 
 export type { ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
 
@@ -124,7 +126,7 @@ export class Supervisor {
     }
     const s: AgentSlot = slot ?? {
       id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0,
-      exitExpected: false, failedWith: null, restartsAtMs: [], acks: new Map(), toolCalls: new Map(),
+      exitExpected: false, failedWith: null, restartsAtMs: [], mainSide: null,
     };
     slot = s;
     this.slots.set(id, s);
@@ -140,6 +142,13 @@ export class Supervisor {
       await this.opts.externalTools.openAgent(id);
       externalTools = this.opts.externalTools.specsFor(id);
     }
+    const mainSide = createMainSide({
+      agentId: id,
+      externalTools: this.opts.externalTools,
+      reviews: this.reviews,
+      readRoomLog: (messageId) => this.router.readRoomLog(id, messageId),
+    });
+    slot.mainSide = mainSide;
     const handle = AgentHandle.spawn(
       this.opts.workerUrl ?? agentWorkerUrl(),
       {
@@ -160,18 +169,18 @@ export class Supervisor {
         externalTools,
         planIds: this.planIds,
       },
-      { onMessage: (msg) => this.onWorkerMessage(s, handle, msg), onExit: (exit) => this.onWorkerExit(s, handle, exit) },
+      {
+        onMessage: (msg) => this.onWorkerMessage(s, handle, msg),
+        onExit: (exit) => this.onWorkerExit(s, handle, exit),
+        mainSide,
+      },
       this.opts.resourceLimits,
     );
     slot.handle = handle;
     try {
       await handle.ready;
     } catch (error) {
-      throw new FuseforksError('WORKER_CRASHED', `agent "${id}" failed while starting: ${toWire(error).message}`, {
-        agentId: id,
-        fix: 'see workspace/fuseforks.log for the cause, then start the agent again',
-        cause: error,
-      });
+      throw workerCrashed(id, `failed while starting: ${toWire(error).message}`);
     }
     if (slot.handle !== handle || slot.status !== 'starting') return;
     this.setStatus(slot, 'running');
@@ -328,14 +337,15 @@ export class Supervisor {
     return [...this.slots.values()].flatMap((s) => (s.handle?.alive === true ? [s.handle.threadId] : []));
   }
 
+  /** Interrupts every turn of the causal subtree of `rootId`; resolves when each worker answered or died. */
   private cut(rootId: string): Promise<void> {
-    const acks: Array<Promise<void>> = [];
+    const acks: Array<Promise<unknown>> = [];
     const cutIds = new Set(this.router.tree.cut(rootId));
     for (const slot of this.slots.values()) {
       const env = slot.inFlight;
-      if (env === null || !cutIds.has(env.id) || slot.handle === null) continue;
-      acks.push(new Promise<void>((resolve) => slot.acks.set(env.id, resolve)));
-      slot.handle.post({ kind: 'interrupt', envelopeId: env.id });
+      if (env === null || !cutIds.has(env.id) || slot.handle === null || !slot.handle.alive) continue;
+      // A worker that dies meanwhile rejects the call (WORKER_CRASHED): its exit path settles the turn.
+      acks.push(slot.handle.interrupt(env.id).catch(() => false));
     }
     return Promise.all(acks).then(() => undefined);
   }
@@ -356,24 +366,6 @@ export class Supervisor {
       case 'event':
         this.bus.emit(msg.event);
         return;
-      case 'reviewPlan':
-        this.reviews.hold(msg.request, (decision) => {
-          if (slot.handle === handle) handle.post({ kind: 'reviewDecision', requestId: msg.requestId, decision });
-        });
-        return;
-      case 'reviewWithdrawn':
-        this.reviews.forget(msg.planId);
-        return;
-      case 'toolCall':
-        this.callExternalTool(slot, handle, msg.requestId, msg.name, msg.args);
-        return;
-      case 'roomLogRead':
-        handle.post({ kind: 'roomLogResult', requestId: msg.requestId, read: this.router.readRoomLog(slot.id, msg.id) });
-        return;
-      case 'toolCancel':
-        slot.toolCalls.get(msg.requestId)?.abort();
-        slot.toolCalls.delete(msg.requestId);
-        return;
       case 'diag':
         for (const n of msg.notes) this.diag.note(n.kind, n.fields, n.level);
         return;
@@ -384,10 +376,6 @@ export class Supervisor {
         this.router.delegate(slot, msg, (result) => {
           if (slot.handle === handle) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
         });
-        return;
-      case 'interruptAck':
-        slot.acks.get(msg.envelopeId)?.();
-        slot.acks.delete(msg.envelopeId);
         return;
       case 'turnDone':
       case 'turnFolded':
@@ -410,21 +398,6 @@ export class Supervisor {
     }
   }
 
-  /** Runs a worker's main-thread tool call; the answer goes back unless the call was cancelled meanwhile. */
-  private callExternalTool(slot: AgentSlot, handle: AgentHandle, requestId: number, name: string, args: Record<string, unknown>): void {
-    const port = this.opts.externalTools;
-    const controller = new AbortController();
-    slot.toolCalls.set(requestId, controller);
-    const call =
-      port === undefined
-        ? Promise.resolve<ToolReply>({ body: `no tool named ${name}`, ok: false })
-        : port.call(slot.id, name, args, controller.signal).catch((error: unknown) => ({ body: toWire(error).message, ok: false }));
-    void call.then((reply) => {
-      if (!slot.toolCalls.delete(requestId) || slot.handle !== handle) return;
-      handle.post({ kind: 'toolResult', requestId, reply });
-    });
-  }
-
   private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload, exchange: Exchange): void {
     const fatal = stopsTheAgent(error);
     if (slot.inFlight !== null) this.router.finish(slot, slot.inFlight);
@@ -443,20 +416,11 @@ export class Supervisor {
 
   private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
     this.reviews.dropAgent(slot.id);
-    for (const call of slot.toolCalls.values()) call.abort();
-    slot.toolCalls.clear();
+    if (slot.handle === handle) slot.mainSide?.abortAll();
     void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
-    for (const ack of slot.acks.values()) ack();
-    slot.acks.clear();
     if (slot.handle !== handle || slot.exitExpected) return;
     // A crash: only this agent fails; its waiters get no_answer, what it asked is cut.
-    const reason = exit.error?.message ?? `exit code ${exit.code}`;
-    const error: ErrorPayload = {
-      code: 'WORKER_CRASHED',
-      message: `agent "${slot.id}" worker stopped unexpectedly (${reason}); start the agent again`,
-      agentId: slot.id,
-      retryable: false,
-    };
+    const error: ErrorPayload = toWire(workerCrashed(slot.id, exit.error?.message ?? `exit code ${exit.code}`));
     if (slot.inFlight !== null) {
       const env = slot.inFlight;
       this.bus.emit({ type: 'agentTyping', agentId: slot.id, active: false });

@@ -5,6 +5,7 @@
 import type { BudgetPool } from '../core/budget/budgetPool.js';
 import type { AgentStatus, Endpoint } from '../core/events.js';
 import type { AgentHandle } from './agentHandle.js';
+import type { AgentMainSide } from './mainSide.js';
 import type { Mailbox } from './mailbox.js';
 
 /** One delivered message waiting for (or being handled by) an agent. */
@@ -40,8 +41,6 @@ export interface AgentSlot {
   failedWith: 'crash' | 'fatal_llm' | null;
   /** Epoch ms of crash restarts inside the policy window. */
   restartsAtMs: number[];
-  /** Main-thread tool calls in flight for this agent's worker, keyed by request id. */
-  toolCalls: Map<number, AbortController>;
-  /** Interrupt acks the supervisor waits for, keyed by envelope id. */
-  acks: Map<string, () => void>;
+  /** The main side of this worker's comlink API (its calls in flight are aborted when the worker exits). */
+  mainSide: AgentMainSide | null;
 }

@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { DiagFields, DiagLevel, DiagNote, DiagSink } from '../core/diag.js';
+import type { Remote } from 'comlink';
 import { BugError, isFuseforksError, toWire } from '../core/errors.js';
 import { assertNever, type CoreEvent } from '../core/events.js';
 import type { LlmBackend } from '../core/llm/canonical.js';
@@ -33,6 +34,10 @@ import {
   type InitMessage,
   type ToWorker,
 } from './protocol.js';
+import { ABORTED, exposeOn, raceAbort, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
+
+/** What a main-thread tool answers when the turn was interrupted while it ran. */
+const INTERRUPTED_REPLY: ToolReply = { body: 'interrupted', ok: false };
 
 /** History window kept in the worker (exchanges). */
 export const HISTORY_WINDOW = 8;
@@ -98,10 +103,9 @@ class AgentActor {
   private backend: LlmBackend | null = null;
   private tools: ToolBox | null = null;
   private nextRequestId = 1;
+  /** `delegate` answers (the mailbox path stays plain messages; everything else with a reply is comlink). */
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
-  private readonly reviews = new Map<number, (decision: PlanReviewDecision) => void>();
-  private readonly toolCalls = new Map<number, (reply: ToolReply) => void>();
-  private readonly roomLogReads = new Map<number, (read: RoomLogRead) => void>();
+  private readonly main: Remote<MainSide>;
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
@@ -111,6 +115,7 @@ class AgentActor {
     private readonly env: WorkerEnv,
   ) {
     this.port = init.port;
+    this.main = remoteOn<MainSide>(init.rpc);
     this.history = init.history.slice(-HISTORY_WINDOW);
     this.lastCallMilli = init.lastCallMilli;
     this.planIds = new Int32Array(init.planIds);
@@ -119,6 +124,19 @@ class AgentActor {
 
   listen(): void {
     this.port.on('message', (msg: ToWorker) => this.handle(msg));
+    const side: WorkerSide = { interrupt: (envelopeId) => this.interrupt(envelopeId) };
+    exposeOn(this.init.rpc, side);
+  }
+
+  /** Cuts the turn handling `envelopeId` when it is the one in flight. */
+  private interrupt(envelopeId: string): boolean {
+    const cur = this.current;
+    const cut = cur !== null && cur.envelopeId === envelopeId && !cur.controller.signal.aborted;
+    if (cut) {
+      this.note('interrupt requested', { agent: this.init.agent.id, seq: cur.seq });
+      cur.controller.abort();
+    }
+    return cut;
   }
 
   private post(msg: FromWorker): void {
@@ -147,29 +165,6 @@ class AgentActor {
         this.waits.get(msg.requestId)?.(msg.result);
         return;
       }
-      case 'reviewDecision': {
-        this.reviews.get(msg.requestId)?.(msg.decision);
-        return;
-      }
-      case 'toolResult': {
-        this.toolCalls.get(msg.requestId)?.(msg.reply);
-        return;
-      }
-      case 'roomLogResult': {
-        this.roomLogReads.get(msg.requestId)?.(msg.read);
-        this.roomLogReads.delete(msg.requestId);
-        return;
-      }
-      case 'interrupt': {
-        const cur = this.current;
-        const cut = cur !== null && cur.envelopeId === msg.envelopeId && !cur.controller.signal.aborted;
-        if (cut) {
-          this.note('interrupt requested', { agent: this.init.agent.id, seq: cur.seq });
-          cur.controller.abort();
-        }
-        this.post({ kind: 'interruptAck', envelopeId: msg.envelopeId, cut });
-        return;
-      }
       case 'stop':
         this.stopping = true;
         if (this.current === null) this.close();
@@ -179,9 +174,12 @@ class AgentActor {
     }
   }
 
-  /** Lets the event loop drain: the worker exits once the port is closed and nothing else is pending. */
+  /** Lets the event loop drain: the worker exits once both ports are closed and nothing else is pending. */
   private close(): void {
-    queueMicrotask(() => this.port.close());
+    queueMicrotask(() => {
+      this.port.close();
+      this.init.rpc.close();
+    });
   }
 
   private async runEnvelope(msg: DeliverMessage): Promise<void> {
@@ -303,52 +301,32 @@ class AgentActor {
   }
 
   /** Runs a main-thread tool; an interrupt answers at once with a short text and cancels the remote call. */
-  private callExternal(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply> {
-    const requestId = this.nextRequestId++;
-    return new Promise<ToolReply>((resolve) => {
-      const settle = (reply: ToolReply): void => {
-        this.toolCalls.delete(requestId);
-        signal.removeEventListener('abort', onAbort);
-        resolve(reply);
-      };
-      const onAbort = (): void => {
-        this.post({ kind: 'toolCancel', requestId });
-        settle({ body: 'interrupted', ok: false });
-      };
-      if (signal.aborted) return onAbort();
-      this.toolCalls.set(requestId, settle);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.post({ kind: 'toolCall', requestId, name, args });
-    });
+  private async callExternal(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply> {
+    if (signal.aborted) return INTERRUPTED_REPLY;
+    const callId = this.nextRequestId++;
+    try {
+      const reply = await raceAbort(this.main.callTool(callId, name, args), signal);
+      if (reply !== ABORTED) return reply;
+      void this.main.cancel(callId);
+      return INTERRUPTED_REPLY;
+    } catch (error) {
+      // A coded error from the main side arrives as a FuseforksError (rpc.ts): the model sees why and the fix.
+      const wire = toWire(error);
+      return { body: wire.fix === undefined ? wire.message : `${wire.message} (${wire.fix})`, ok: false };
+    }
   }
 
   /** `room_log({id})`: the supervisor answers at once from its ring (no wait worth cancelling). */
-  private readRoomLog(id: string): Promise<RoomLogRead> {
-    const requestId = this.nextRequestId++;
-    return new Promise<RoomLogRead>((resolve) => {
-      this.roomLogReads.set(requestId, resolve);
-      this.post({ kind: 'roomLogRead', requestId, id });
-    });
+  private async readRoomLog(id: string): Promise<RoomLogRead> {
+    return this.main.readRoomLog(id);
   }
 
   /** Waits for a person's decision on a held wave; an interrupt withdraws the request and rejects. */
-  private reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision> {
-    const requestId = this.nextRequestId++;
-    return new Promise<PlanReviewDecision>((resolve, reject) => {
-      const onAbort = (): void => {
-        this.reviews.delete(requestId);
-        this.post({ kind: 'reviewWithdrawn', planId: request.planId });
-        reject(new Error('plan review interrupted'));
-      };
-      if (signal.aborted) return onAbort();
-      this.reviews.set(requestId, (decision) => {
-        this.reviews.delete(requestId);
-        signal.removeEventListener('abort', onAbort);
-        resolve(decision);
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.post({ kind: 'reviewPlan', requestId, request });
-    });
+  private async reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision> {
+    const decision = await raceAbort(this.main.reviewPlan(request) as Promise<PlanReviewDecision>, signal);
+    if (decision !== ABORTED) return decision;
+    void this.main.withdrawReview(request.planId);
+    throw new Error('plan review interrupted');
   }
 
   /** Never throws: a cut wait resolves `interrupted` at once (the supervisor cuts the child too). */

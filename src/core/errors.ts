@@ -142,6 +142,14 @@ export function toWire(error: unknown): ErrorPayload {
   return { code: 'BUG', message, agentId: null, retryable: false };
 }
 
+/** The inverse of `toWire`: a payload that crossed a thread becomes a FuseforksError again, code and fix intact. */
+export function fromWire(payload: ErrorPayload): FuseforksError {
+  const options: FuseforksErrorOptions = { agentId: payload.agentId ?? null, retryable: payload.retryable };
+  if (payload.fix !== undefined) options.fix = payload.fix;
+  if (payload.details !== undefined) options.details = payload.details;
+  return new FuseforksError(payload.code, payload.message, options);
+}
+
 
 /** Every error is fatal for the agent except the retryable ones and a truncated output (paid, keeps running). */
 export function stopsTheAgent(error: Pick<ErrorPayload, 'code' | 'retryable'>): boolean {

@@ -2,10 +2,12 @@
  * The worker loop over an in-thread MessageChannel pair (STYLE 13): the protocol without threads.
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_WINDOW, serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
 import { PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker } from '../../src/actors/protocol.js';
+import { exposeOn, remoteOn, type MainSide, type WorkerSide } from '../../src/actors/rpc.js';
 import { FuseforksError } from '../../src/core/errors.js';
+import type { ExternalToolCaller } from '../../src/core/tools/externalTool.js';
 import type { TurnDeps, TurnInput, TurnResult } from '../../src/core/turn/ports.js';
 import { agent, template } from './support/villageFixture.js';
 
@@ -25,18 +27,35 @@ function finish(input: TurnInput, text: string): TurnResult {
   };
 }
 
-/** Boots the loop in this thread; returns the main side of the data port and a message inbox. */
-async function boot(script: Script, calls: TurnInput[] = []) {
+/** A main side that answers nothing the tests here do not use. */
+const unusedMainSide: MainSide = {
+  callTool: () => Promise.reject(new Error('unused')),
+  cancel: () => undefined,
+  reviewPlan: () => Promise.reject(new Error('unused')),
+  withdrawReview: () => undefined,
+  readRoomLog: () => {
+    throw new Error('unused');
+  },
+};
+
+/** Boots the loop in this thread; returns the main side of the data port, a message inbox and the worker's API. */
+async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide = unusedMainSide, external?: (c: ExternalToolCaller) => void) {
   const setup = new MessageChannel();
   const data = new MessageChannel();
-  ports.push(setup.port1, setup.port2, data.port1, data.port2);
+  const rpc = new MessageChannel();
+  ports.push(setup.port1, setup.port2, data.port1, data.port2, rpc.port1, rpc.port2);
+  exposeOn(rpc.port1, mainSide);
+  const worker = remoteOn<WorkerSide>(rpc.port1);
   const env: WorkerEnv = {
     runTurn: (input, deps) => {
       calls.push(input);
       return script(input, deps);
     },
     makeBackend: () => ({ backend: { name: 'echo', chat: () => Promise.reject(new Error('unused')) } }),
-    makeTools: () => ({ specs: () => [], has: () => false, execute: () => Promise.reject(new Error('unused')) }),
+    makeTools: (_init, callExternal) => {
+      external?.(callExternal);
+      return { specs: () => [], has: () => false, execute: () => Promise.reject(new Error('unused')) };
+    },
     budgetFromShared: () => {
       throw new Error('no budget in these tests');
     },
@@ -48,9 +67,9 @@ async function boot(script: Script, calls: TurnInput[] = []) {
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
       maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
-      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2,
+      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, rpc: rpc.port2,
     },
-    [data.port2],
+    [data.port2, rpc.port2],
   );
   const inbox: FromWorker[] = [];
   const waiters: Array<() => void> = [];
@@ -66,7 +85,7 @@ async function boot(script: Script, calls: TurnInput[] = []) {
     }
   };
   const send = (m: ToWorker) => data.port1.postMessage(m);
-  return { ready: await ready, send, next, inbox };
+  return { ready: await ready, send, next, inbox, worker };
 }
 
 function deliver(envelopeId: string, content: string, folded = false): DeliverMessage {
@@ -118,12 +137,10 @@ describe('worker loop protocol', () => {
     const w = await boot(
       (input, deps) => new Promise((resolve) => deps.signal.addEventListener('abort', () => resolve(finish(input, 'cut')))),
     );
-    w.send({ kind: 'interrupt', envelopeId: 'nobody' });
-    expect(await w.next('interruptAck')).toEqual({ kind: 'interruptAck', envelopeId: 'nobody', cut: false });
+    expect(await w.worker.interrupt('nobody')).toBe(false);
     w.send(deliver('e1', 'hang'));
     await w.next('event');
-    w.send({ kind: 'interrupt', envelopeId: 'e1' });
-    expect(await w.next('interruptAck')).toEqual({ kind: 'interruptAck', envelopeId: 'e1', cut: true });
+    expect(await w.worker.interrupt('e1')).toBe(true);
     expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'cut' });
   });
 
@@ -147,5 +164,60 @@ describe('worker loop protocol', () => {
     const failed = await w.next('turnFailed');
     expect(failed.error).toMatchObject({ code: 'LLM_API', retryable: false });
     expect(failed.exchange).toEqual({ sent: 'hi', replied: '(failed: LLM_API)' });
+  });
+
+  it('a main-thread tool runs over comlink; a coded error there reaches the model with its fix', async () => {
+    let call: ExternalToolCaller | null = null;
+    const seen: string[] = [];
+    const main: MainSide = {
+      ...unusedMainSide,
+      async callTool(_id, name, args) {
+        seen.push(`${name}:${JSON.stringify(args)}`);
+        if (name === 'calc__broken') throw new FuseforksError('MCP_FAILED', 'calc is down', { fix: 'restart the calc server' });
+        return { body: '42', ok: true };
+      },
+    };
+    const w = await boot(
+      async (input, deps) => {
+        const a = await (call as ExternalToolCaller)('calc__add', { a: 2 }, deps.signal);
+        const b = await (call as ExternalToolCaller)('calc__broken', {}, deps.signal);
+        return finish(input, `${a.ok}:${a.body} ${b.ok}:${b.body}`);
+      },
+      [],
+      main,
+      (c) => (call = c),
+    );
+    w.send(deliver('e1', 'go'));
+    expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'true:42 false:calc is down (restart the calc server)' });
+    expect(seen).toEqual(['calc__add:{"a":2}', 'calc__broken:{}']);
+  });
+
+  it('an interrupt during a main-thread tool answers the model at once and cancels the call on the main side', async () => {
+    let call: ExternalToolCaller | null = null;
+    const cancelled: number[] = [];
+    let started: (id: number) => void = () => undefined;
+    const running = new Promise<number>((r) => (started = r));
+    const main: MainSide = {
+      ...unusedMainSide,
+      callTool: (id) => {
+        started(id);
+        return new Promise(() => undefined);
+      },
+      cancel: (id) => void cancelled.push(id),
+    };
+    const w = await boot(
+      async (input, deps) => {
+        const r = await (call as ExternalToolCaller)('slow__wait', {}, deps.signal);
+        return finish(input, `${r.ok}:${r.body}`);
+      },
+      [],
+      main,
+      (c) => (call = c),
+    );
+    w.send(deliver('e1', 'go'));
+    const id = await running;
+    expect(await w.worker.interrupt('e1')).toBe(true);
+    expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'false:interrupted' });
+    await vi.waitFor(() => expect(cancelled).toEqual([id]));
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The main thread's half of the comlink API for one agent worker (rpc.ts `MainSide`): main-thread tools, plan
+ * reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are aborted here, and so
+ * is everything still running when the worker exits.
+ */
+import { FuseforksError } from '../core/errors.js';
+import type { ToolReply } from '../core/tools/contract.js';
+import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
+import type { RoomLogRead } from '../core/turn/roomLog.js';
+import type { PlanReviews } from './planReviews.js';
+import type { MainSide } from './rpc.js';
+import type { ExternalToolPort } from './supervisorOptions.js';
+
+/** What one agent's main side needs from the supervisor. */
+export interface MainSideDeps {
+  agentId: string;
+  externalTools: ExternalToolPort | undefined;
+  reviews: PlanReviews;
+  readRoomLog(id: string): RoomLogRead;
+}
+
+/** One agent's main side plus the hook the supervisor calls when that worker is gone. */
+export interface AgentMainSide extends MainSide {
+  /** Aborts every call still running for this worker (it exited). */
+  abortAll(): void;
+}
+
+export function createMainSide(deps: MainSideDeps): AgentMainSide {
+  const running = new Map<number, AbortController>();
+  const withCall = async <T>(callId: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const controller = new AbortController();
+    running.set(callId, controller);
+    try {
+      return await run(controller.signal);
+    } finally {
+      running.delete(callId);
+    }
+  };
+  return {
+    async callTool(callId: number, name: string, args: Record<string, unknown>): Promise<ToolReply> {
+      const port = deps.externalTools;
+      if (port === undefined) {
+        throw new FuseforksError('MCP_FAILED', `no main-thread tool named ${name} is connected`, {
+          agentId: deps.agentId,
+          fix: 'check the MCP servers in mcp.json for this agent',
+        });
+      }
+      return withCall(callId, (signal) => port.call(deps.agentId, name, args, signal));
+    },
+    cancel(callId: number): void {
+      running.get(callId)?.abort();
+      running.delete(callId);
+    },
+    reviewPlan(request: PlanReviewRequest): Promise<PlanReviewDecision> {
+      return deps.reviews.hold(request);
+    },
+    withdrawReview(planId: number): void {
+      deps.reviews.forget(planId);
+    },
+    readRoomLog(id: string): RoomLogRead {
+      return deps.readRoomLog(id);
+    },
+    abortAll(): void {
+      for (const controller of running.values()) controller.abort();
+      running.clear();
+    },
+  };
+}
