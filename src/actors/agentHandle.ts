@@ -1,11 +1,11 @@
 /**
  * One agent worker thread as the supervisor holds it: spawn, the `init` → `ready` handshake on
- * parentPort, the private data-plane port, the comlink port (both directions), and a bounded join.
+ * parentPort, the private port (data plane plus comlink in both directions), and a bounded join.
  * Knows nothing about routing.
  */
 import type { Remote } from 'comlink';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
-import type { FromWorker, InitMessage, ReadyMessage, ToWorker } from './protocol.js';
+import { isDataMessage, type FromWorker, type InitMessage, type ReadyMessage, type ToWorker } from './protocol.js';
 import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
 import { workerCrashed, workerStopped } from './workerErrors.js';
 
@@ -24,7 +24,7 @@ export interface AgentHandleCallbacks {
 }
 
 /** What `spawn` needs besides the callbacks: the init message without its ports. */
-export type InitPayload = Omit<InitMessage, 'port' | 'rpc'>;
+export type InitPayload = Omit<InitMessage, 'port'>;
 
 /** A live (or finished) agent worker. */
 export class AgentHandle {
@@ -46,10 +46,11 @@ export class AgentHandle {
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    port1.on('message', (msg: FromWorker) => callbacks.onMessage(msg));
-    const rpc = new MessageChannel();
-    exposeOn(rpc.port1, callbacks.mainSide);
-    this.workerSide = remoteOn<WorkerSide>(rpc.port1);
+    port1.on('message', (msg: unknown) => {
+      if (isDataMessage(msg)) callbacks.onMessage(msg as FromWorker);
+    });
+    exposeOn(port1, callbacks.mainSide);
+    this.workerSide = remoteOn<WorkerSide>(port1);
     let markReady: () => void = () => {};
     let failBoot: (e: Error) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
@@ -71,7 +72,6 @@ export class AgentHandle {
       worker.once('exit', (code) => {
         this.hasExited = true;
         port1.close();
-        rpc.port1.close();
         const exit: WorkerExit = { code, error: this.lastError, wasReady: this.isReady };
         // comlink never settles a call whose peer is gone: fail the open ones with why.
         const crashed = exit.error !== null || code !== 0;
@@ -81,8 +81,8 @@ export class AgentHandle {
         resolve(exit);
       });
     });
-    const initMessage: InitMessage = { ...init, port: port2, rpc: rpc.port2 };
-    worker.postMessage(initMessage, [port2, rpc.port2]);
+    const initMessage: InitMessage = { ...init, port: port2 };
+    worker.postMessage(initMessage, [port2]);
   }
 
   /** Starts a worker from `url` and sends `init`. */

@@ -7,8 +7,10 @@
  * SharedArrayBuffer has to ride a structured clone anyway.
  *
  * Every exchange with a reply that is not the mailbox path (main-thread tools, plan reviews, room-log reads,
- * interrupts) goes through comlink on a second port, also handed over in `init` (rpc.ts). What stays here is the
- * data plane: delivery, the `delegate` round trip of `ask_*`/`plan`, a turn's outcome, events and diag lines.
+ * interrupts) goes through comlink on the same private port (rpc.ts): one port keeps one order between a turn's
+ * events and its calls. What this union carries is the data plane: delivery, the `delegate` round trip of
+ * `ask_*`/`plan`, a turn's outcome, events and diag lines. Data messages always have a string `kind`; comlink's
+ * never do, and each side's data handler skips them (`isDataMessage`).
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { DiagNote } from '../core/diag.js';
@@ -29,8 +31,8 @@ import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js'
 /**
  * Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview,
  * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
- * 4: room log (deliver.context, roomLogRead/roomLogResult). 5: request/reply moves to comlink on `init.rpc`
- * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this wire).
+ * 4: room log (deliver.context, roomLogRead/roomLogResult). 5: request/reply moves to comlink on the same port
+ * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union).
  */
 export const PROTOCOL_VERSION = 5;
 
@@ -65,10 +67,8 @@ export interface InitMessage {
   externalTools: ToolSpec[];
   /** Village-wide plan id counter (one Int32 slot), so plan ids stay unique across agents' workers. */
   planIds: SharedArrayBuffer;
-  /** The private data-plane port (transferred). */
+  /** The private port (transferred): the data plane, and comlink calls in both directions (rpc.ts). */
   port: MessagePort;
-  /** The private comlink port for request/reply in both directions (transferred; rpc.ts). */
-  rpc: MessagePort;
 }
 
 /** One envelope to handle. `folded` = its causal parent was cut while it sat in the mailbox. */
@@ -171,6 +171,11 @@ export type FromWorker =
   | TurnFoldedMessage
   | TurnFailedMessage
   | NoticeMessage;
+
+/** True for a data-plane message; false for comlink's own traffic on the same port. */
+export function isDataMessage(value: unknown): value is ToWorker | FromWorker {
+  return typeof (value as { kind?: unknown } | null)?.kind === 'string';
+}
 
 /** The reply state a folded or lost envelope resolves to. */
 export type LostReplyState = Extract<PlanTaskState, 'interrupted' | 'no_answer' | 'undeliverable'>;

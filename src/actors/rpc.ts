@@ -1,7 +1,9 @@
 /**
- * Request/reply between an agent worker and the main thread, over comlink (`expose`/`wrap` on one dedicated
- * MessagePort per worker, comlink's Node adapter). Both sides expose an API on the same port: comlink's
- * `expose` ignores replies and `wrap` ignores requests, so one channel carries both directions.
+ * Request/reply between an agent worker and the main thread, over comlink (`expose`/`wrap` with comlink's Node
+ * adapter on the worker's dedicated MessagePort). Both sides expose an API on that port, and the data plane
+ * shares it: comlink's `expose` ignores replies and data messages, `wrap` ignores requests and data messages,
+ * and data handlers skip comlink's messages. One port, one order: a `planReviewRequested` event is seen before
+ * its review is held, and an interrupt never overtakes the delivery it names.
  *
  * What stays plain messages (protocol.ts): mailbox delivery, a turn's outcome, events and diag lines, and the
  * `delegate` round trip of `ask_*`/`plan` (the mailbox hot path; measured in bench/actors/rpc.bench.mjs).

@@ -28,6 +28,7 @@ import type {
   TurnResult,
 } from '../core/turn/ports.js';
 import {
+  isDataMessage,
   PROTOCOL_VERSION,
   type DeliverMessage,
   type FromWorker,
@@ -115,7 +116,7 @@ class AgentActor {
     private readonly env: WorkerEnv,
   ) {
     this.port = init.port;
-    this.main = remoteOn<MainSide>(init.rpc);
+    this.main = remoteOn<MainSide>(init.port);
     this.history = init.history.slice(-HISTORY_WINDOW);
     this.lastCallMilli = init.lastCallMilli;
     this.planIds = new Int32Array(init.planIds);
@@ -123,9 +124,11 @@ class AgentActor {
   }
 
   listen(): void {
-    this.port.on('message', (msg: ToWorker) => this.handle(msg));
+    this.port.on('message', (msg: unknown) => {
+      if (isDataMessage(msg)) this.handle(msg as ToWorker);
+    });
     const side: WorkerSide = { interrupt: (envelopeId) => this.interrupt(envelopeId) };
-    exposeOn(this.init.rpc, side);
+    exposeOn(this.port, side);
   }
 
   /** Cuts the turn handling `envelopeId` when it is the one in flight. */
@@ -174,12 +177,9 @@ class AgentActor {
     }
   }
 
-  /** Lets the event loop drain: the worker exits once both ports are closed and nothing else is pending. */
+  /** Lets the event loop drain: the worker exits once the port is closed and nothing else is pending. */
   private close(): void {
-    queueMicrotask(() => {
-      this.port.close();
-      this.init.rpc.close();
-    });
+    queueMicrotask(() => this.port.close());
   }
 
   private async runEnvelope(msg: DeliverMessage): Promise<void> {

@@ -4,7 +4,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_WINDOW, serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
-import { PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker } from '../../src/actors/protocol.js';
+import { isDataMessage, PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker } from '../../src/actors/protocol.js';
 import { exposeOn, remoteOn, type MainSide, type WorkerSide } from '../../src/actors/rpc.js';
 import { FuseforksError } from '../../src/core/errors.js';
 import type { ExternalToolCaller } from '../../src/core/tools/externalTool.js';
@@ -42,10 +42,9 @@ const unusedMainSide: MainSide = {
 async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide = unusedMainSide, external?: (c: ExternalToolCaller) => void) {
   const setup = new MessageChannel();
   const data = new MessageChannel();
-  const rpc = new MessageChannel();
-  ports.push(setup.port1, setup.port2, data.port1, data.port2, rpc.port1, rpc.port2);
-  exposeOn(rpc.port1, mainSide);
-  const worker = remoteOn<WorkerSide>(rpc.port1);
+  ports.push(setup.port1, setup.port2, data.port1, data.port2);
+  exposeOn(data.port1, mainSide);
+  const worker = remoteOn<WorkerSide>(data.port1);
   const env: WorkerEnv = {
     runTurn: (input, deps) => {
       calls.push(input);
@@ -67,14 +66,15 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
       maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
-      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, rpc: rpc.port2,
+      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2,
     },
-    [data.port2, rpc.port2],
+    [data.port2],
   );
   const inbox: FromWorker[] = [];
   const waiters: Array<() => void> = [];
-  data.port1.on('message', (m: FromWorker) => {
-    inbox.push(m);
+  data.port1.on('message', (m: unknown) => {
+    if (!isDataMessage(m)) return;
+    inbox.push(m as FromWorker);
     for (const w of waiters.splice(0)) w();
   });
   const next = async <K extends FromWorker['kind']>(kind: K): Promise<Extract<FromWorker, { kind: K }>> => {

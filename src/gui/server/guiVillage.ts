@@ -21,10 +21,14 @@ export interface GuiState extends VillageState {
   appVersion: string;
 }
 
-/** The chat shown after a switch: the opened session's stored messages, then live ones from the switch on. */
+/**
+ * The chat shown after a switch: the opened session's stored messages, then live ones recorded after the switch.
+ * "After" is by position in the live ring (the newest message at the switch), not by clock: a message recorded
+ * in the same millisecond just before the switch belongs to the previous conversation.
+ */
 interface ShownSession {
   stored: AgentMessage[];
-  sinceMs: number;
+  lastBeforeId: string | null;
 }
 
 /** The GUI's handle on a booted village. */
@@ -45,9 +49,9 @@ export class GuiVillage {
 
   /** A new, empty conversation; the chat starts empty. */
   async newSession(): Promise<GuiState> {
-    const now = Date.now();
+    const lastBeforeId = this.newestLiveId();
     await this.commands.newSession();
-    this.shown = { stored: [], sinceMs: now };
+    this.shown = { stored: [], lastBeforeId };
     return this.state();
   }
 
@@ -56,14 +60,14 @@ export class GuiVillage {
    * started afterwards restore its histories; running agents keep theirs. The chat shows its stored messages.
    */
   async openSession(id: string): Promise<GuiState> {
-    const now = Date.now();
+    const lastBeforeId = this.newestLiveId();
     await this.commands.openSession(id);
     const store = this.host.sessions;
     const stored: AgentMessage[] = [];
     if (store !== null) {
       for (const r of store.records(id).records) if (r.kind === 'message') stored.push(r.message);
     }
-    this.shown = { stored: stored.slice(-MESSAGE_TAIL), sinceMs: now };
+    this.shown = { stored: stored.slice(-MESSAGE_TAIL), lastBeforeId };
     return this.state();
   }
 
@@ -131,10 +135,16 @@ export class GuiVillage {
   private messages(): AgentMessage[] {
     const live = this.host.supervisor.messages(MESSAGE_TAIL);
     if (this.shown === null) return live;
-    const { stored, sinceMs } = this.shown;
+    const { stored, lastBeforeId } = this.shown;
     const seen = new Set(stored.map((m) => m.id));
-    const after = live.filter((m) => m.tsMs >= sinceMs && !seen.has(m.id));
+    // Not in the tail any more = everything in the tail came after the switch.
+    const cut = lastBeforeId === null ? -1 : live.findIndex((m) => m.id === lastBeforeId);
+    const after = live.slice(cut + 1).filter((m) => !seen.has(m.id));
     return [...stored, ...after].slice(-MESSAGE_TAIL);
+  }
+
+  private newestLiveId(): string | null {
+    return this.host.supervisor.messages(1).at(-1)?.id ?? null;
   }
 
   /** Closes the host (stops agents, releases the lock). */
