@@ -38,6 +38,7 @@ export async function runCheck(options: CheckOptions, output: CliOutput): Promis
       secrets: options.secrets,
       bypassPlanReview: options.bypassPlanReview,
       runApproval: options.runApproval,
+      verifySessionStore: true,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.store === undefined ? {} : { store: options.store }),
     });

@@ -20,6 +20,7 @@ export const FINDING_CODES = [
   'PROBE_UNAPPROVED',
   'JEV_TOKEN_MISSING',
   'MCP_COMMAND_NOT_FOUND',
+  'SESSION_STORE_CORRUPT',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

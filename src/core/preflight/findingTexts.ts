@@ -36,6 +36,7 @@ export interface FindingTexts {
   probeUnapproved(scheduleId: string, command: string): FindingText;
   jevTokenMissing(hint: SecretHint, reasons: { judges: AgentRef[]; compression: boolean }): FindingText;
   mcpCommandNotFound(server: string, agentId: string | null, command: string): FindingText;
+  sessionStoreCorrupt(file: string, reason: string): FindingText;
 }
 
 const ja = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id}（${a.name}）` : a.id);
@@ -102,6 +103,10 @@ const JA: FindingTexts = {
   mcpCommandNotFound: (s, agent, c) => ({
     message: `MCP サーバー ${s}（${agent === null ? '共通の mcp.json' : `agents/${agent}/mcp.json`}）のコマンド ${c} が見つかりません。接続できず、そのツールは使えません。`,
     fix: `${c} をインストールして PATH に入れるか、絶対パスを直すか、そのサーバーを無効（enabled: false）にしてください。`,
+  }),
+  sessionStoreCorrupt: (file, reason) => ({
+    message: `会話の保存先 ${file} が壊れています（${reason}）。このまま動かすと会話は保存されません。ファイルはそのまま残します。`,
+    fix: `この村を使っているプロセスをすべて止め、${file}（と隣の sessions.mdb-lock）を別の場所へ移してから起動し直してください。新しい保存先が作られます。古い会話を取り出したい場合は移したファイルを残してください。`,
   }),
 };
 
@@ -180,6 +185,10 @@ const EN: FindingTexts = {
   mcpCommandNotFound: (s, agent, c) => ({
     message: `The command ${c} of MCP server ${s} (${agent === null ? 'shared mcp.json' : `agents/${agent}/mcp.json`}) was not found; it cannot connect and its tools will be missing.`,
     fix: `Install ${c} and put it on PATH, correct the absolute path, or disable the server (enabled: false).`,
+  }),
+  sessionStoreCorrupt: (file, reason) => ({
+    message: `The session store ${file} is damaged (${reason}). A run would go on WITHOUT saving conversations; the file is left exactly as it is.`,
+    fix: `Stop every process using this village, move ${file} (and sessions.mdb-lock beside it) aside, and start again: a fresh store is created. Keep the moved file if you want to recover old conversations.`,
   }),
 };
 

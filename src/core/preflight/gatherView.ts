@@ -4,6 +4,7 @@
  * chosen store. No lock, no LMDB, no MCP, no LLM, no write — not even village_id (read if present, never made).
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { FuseforksError } from '../errors.js';
 import { ProbeApprovals } from '../schedules/probeApprovals.js';
 import { parseScheduleFile } from '../schedules/scheduleFile.js';
@@ -19,6 +20,8 @@ import { loadWorld } from '../village/worldStore.js';
 import { isSafeIdentifier } from '../world/identifiers.js';
 import { resolveStartSet, type StartSetError } from '../world/startSet.js';
 import type { World } from '../world/types.js';
+import { SESSION_STORE_FILE } from '../sessions/sessionFiles.js';
+import { verifyLmdbFile } from '../sessions/lmdbVerify.js';
 import { commandExists } from './commandExists.js';
 import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
 import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
@@ -36,6 +39,11 @@ export interface GatherOptions {
   env?: EnvLike;
   /** Test seam: the store to ask for presence instead of the real one for `secrets`. */
   store?: SecretStore;
+  /**
+   * Walk sessions.mdb (read only) and report damage as a finding: `check` does; `ask`/`serve` leave it to the boot,
+   * which runs the same walk once before lmdb opens the file.
+   */
+  verifySessionStore?: boolean;
 }
 
 /** Inputs ready for `headlessPreflight`, plus notes about files that exist but could not be used. */
@@ -123,6 +131,10 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
     commandExists: (command) => commandExists(command, env),
   };
   if (options.secrets === 'env') view.secretEnvName = envNameForKey;
+  if (options.verifySessionStore === true) {
+    const damaged = damagedStore(join(paths.workspace, SESSION_STORE_FILE));
+    if (damaged !== null) view.damagedSessionStore = damaged;
+  }
   return { ok: true, paths, world, schedules, view, problems };
 }
 
@@ -142,6 +154,16 @@ async function readSchedules(paths: VillagePaths, problems: ReadProblem[]): Prom
     return [];
   }
   return parsed.rows.flatMap((row) => (row.kind === 'task' ? [row.task] : []));
+}
+
+/** The store's structural verdict as a finding input; unreadable is damage too (the boot would run without it). */
+function damagedStore(file: string): { file: string; reason: string } | null {
+  try {
+    const verdict = verifyLmdbFile(file);
+    return verdict.state === 'corrupt' ? { file, reason: verdict.reason } : null;
+  } catch (error) {
+    return { file, reason: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
 }
 
 /** VILLAGE_MISSING for a data dir without world.json (headless never creates a village). */

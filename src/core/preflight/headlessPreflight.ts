@@ -49,6 +49,8 @@ export interface PreflightView {
   mcpServers: readonly McpServerView[];
   /** Absolute path → exists; bare name → found on PATH. */
   commandExists(command: string): boolean;
+  /** `check` only: the session store failed its structural check (file and why); absent = fine or not looked at. */
+  damagedSessionStore?: { file: string; reason: string };
 }
 
 /** Runs the SPEC §6.1 table over the village files and the view. */
@@ -141,6 +143,11 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
     const command = server.command;
     if (!relevant || !server.enabled || server.transport !== 'stdio' || command === undefined || command === '') continue;
     if (!view.commandExists(command)) push('warn', 'MCP_COMMAND_NOT_FOUND', t.mcpCommandNotFound(server.name, server.agentId, command));
+  }
+
+  // 10. a damaged session store: the run would go on without persistence (checked by `check`, which reads files only).
+  if (view.damagedSessionStore !== undefined) {
+    push('warn', 'SESSION_STORE_CORRUPT', t.sessionStoreCorrupt(view.damagedSessionStore.file, view.damagedSessionStore.reason));
   }
 
   return sortFindings(out);

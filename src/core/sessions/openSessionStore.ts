@@ -2,20 +2,23 @@
  * Opening the session store, with the two nets of the boot:
  * - the store's own exclusive OS lock (`sessions.mdb.owner`, never lmdb's lock file) is taken BEFORE lmdb
  *   opens anything; held → `SESSION_STORE_LOCKED` is thrown and boot stops (someone bypassed the village lock);
- * - any other failure (corrupt file, permissions, no OS locks) → `{store: null, warning}`: the village runs
- *   without persistence and says so once.
+ * - the data file is walked page by page in plain JavaScript (`lmdbVerify.ts`) before lmdb maps it: lmdb-js kills
+ *   the process on a damaged page, so a file that fails the walk is never handed to it, never written, and the
+ *   village runs without persistence (`SESSION_STORE_CORRUPT`, one WARN with the fix "move sessions.mdb aside").
+ *   Running on instead of exiting 5 is the boot's rule for every store failure other than "held": a person's
+ *   `ask` still gets its answer, the WARN and `check` say what to do, and nothing is lost because nothing is written;
+ * - any other failure (permissions, no OS locks) → `{store: null, warning}` as well, said once.
  */
 import path from 'node:path';
 import { open, type Database } from 'lmdb';
 import { FuseforksError } from '../errors.js';
 import { tryExclusiveLock } from '../exclusiveLock.js';
-import type { DiagSink } from '../diag.js';
+import { diagText, type DiagSink } from '../diag.js';
 import { SessionStore } from './sessionStore.js';
-import { checkLmdbFile } from './lmdbHeader.js';
+import { verifyLmdbFile } from './lmdbVerify.js';
+import { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
 
-/** File names inside the workspace. lmdb adds `sessions.mdb-lock` beside the data file. */
-export const SESSION_STORE_FILE = 'sessions.mdb';
-export const SESSION_OWNER_FILE = 'sessions.mdb.owner';
+export { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
 
 export interface OpenSessionStoreOptions {
   workspaceDir: string;
@@ -25,7 +28,10 @@ export interface OpenSessionStoreOptions {
   now?: () => number;
 }
 
-export type OpenedSessionStore = { store: SessionStore; warning: null } | { store: null; warning: string };
+/** `code` says why the store is missing: SESSION_STORE_CORRUPT for a file that failed the walk, else SESSION_STORE_FAILED. */
+export type OpenedSessionStore =
+  | { store: SessionStore; warning: null }
+  | { store: null; warning: string; code: 'SESSION_STORE_CORRUPT' | 'SESSION_STORE_FAILED' };
 
 function errnoOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -43,7 +49,13 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
       `session store: cannot open ${dataPath} (${reason}, ${errno}); this village runs WITHOUT saving conversations. ` +
       'Fix: check the file permissions, or move the damaged file aside and restart.';
     options.diag?.note('session store', { outcome: 'unavailable', reason, errno }, 'warn');
-    return { store: null, warning };
+    return { store: null, warning, code: 'SESSION_STORE_FAILED' };
+  };
+  const corrupt = (reason: string): OpenedSessionStore => {
+    const fix = `move ${dataPath} (and sessions.mdb-lock beside it) aside and start again; a fresh store is created`;
+    const warning = `session store: ${dataPath} is damaged (${reason}); it was not opened and is left as it is. This village runs WITHOUT saving conversations. Fix: ${fix}.`;
+    options.diag?.note('session store', { outcome: 'unavailable', code: 'SESSION_STORE_CORRUPT', file: diagText(dataPath), reason: diagText(reason), fix: diagText(fix) }, 'warn');
+    return { store: null, warning, code: 'SESSION_STORE_CORRUPT' };
   };
 
   const attempt = tryExclusiveLock(ownerPath);
@@ -62,10 +74,10 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
     return degrade(attempt.failure === 'no_locks' ? 'no_os_locks' : 'lock_file_io', attempt.errno);
   }
   try {
-    const verdict = checkLmdbFile(dataPath);
-    if (verdict === 'not_lmdb' || verdict === 'truncated') {
+    const verdict = verifyLmdbFile(dataPath);
+    if (verdict.state === 'corrupt') {
       attempt.lock.release();
-      return degrade(verdict === 'truncated' ? 'truncated_file' : 'not_a_session_store', 'EINVAL');
+      return corrupt(verdict.reason);
     }
     // overlappingSync:false: a writer killed mid-commit must not leave MDB_PANIC behind (deps-probe §2).
     const env = open({ path: dataPath, overlappingSync: false, maxDbs: 4 });

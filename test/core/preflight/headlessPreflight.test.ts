@@ -67,6 +67,7 @@ const rows: Row[] = [
   { code: 'PROBE_UNAPPROVED', level: 'warn', v: { mode: 'serve', probeApproved: () => false }, s: [schedule('sch-2', 'b', { probe: { command: 'check-feed', args: [], expect: 'go', timeoutSecs: 60, cwd: null } })], names: 'check-feed' },
   { code: 'JEV_TOKEN_MISSING', level: 'warn', v: { jevNeeded: true, jevTokenPresent: false, judgeAgents: ['b'] }, names: 'Name-b' },
   { code: 'MCP_COMMAND_NOT_FOUND', level: 'warn', v: { mcpServers: [{ name: 'files', agentId: null, transport: 'stdio', command: 'no-such-mcp', enabled: true }], commandExists: () => false }, names: 'no-such-mcp' },
+  { code: 'SESSION_STORE_CORRUPT', level: 'warn', v: { damagedSessionStore: { file: '/v/workspace/sessions.mdb', reason: 'page 7 reached twice' } }, names: 'sessions.mdb' },
 ];
 
 describe('headlessPreflight: one row per code', () => {
@@ -75,7 +76,7 @@ describe('headlessPreflight: one row per code', () => {
     expect(headlessPreflight(world(), [schedule('s', 'b')], view({ mode: 'serve' }))).toEqual([]);
   });
 
-  it('covers all twelve codes', () => {
+  it('covers every finding code', () => {
     expect(new Set(rows.map((r) => r.code))).toEqual(new Set(FINDING_CODES));
   });
 

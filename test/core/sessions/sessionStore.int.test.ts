@@ -179,14 +179,18 @@ describe('session store on real LMDB', () => {
     expect(() => openSessionStore({ workspaceDir: dir })).toThrow(expect.objectContaining({ code: 'SESSION_STORE_LOCKED' }));
   });
 
-  it('a corrupt store file gives store: null and one WARN, and leaves the file alone', () => {
+  it('a corrupt store file gives store: null, SESSION_STORE_CORRUPT and one WARN with reason and fix, and leaves the file alone', () => {
     const garbage = Buffer.alloc(64 * 1024, 0x5a);
     fs.writeFileSync(path.join(dir, 'sessions.mdb'), garbage);
     const diag = new MemoryDiagSink();
     const result = openSessionStore({ workspaceDir: dir, diag });
     expect(result.store).toBeNull();
-    expect(result.warning).toMatch(/session store: cannot open .*sessions\.mdb.*WITHOUT saving/);
+    expect(result.store === null && result.code).toBe('SESSION_STORE_CORRUPT');
+    expect(result.warning).toMatch(/session store: .*sessions\.mdb is damaged .*WITHOUT saving.*move .*aside/);
     expect(diag.notes).toEqual([expect.objectContaining({ kind: 'session store', level: 'warn' })]);
+    expect(diag.notes[0]?.fields).toMatchObject({ code: 'SESSION_STORE_CORRUPT', reason: { diagText: expect.stringMatching(/meta page|magic/) } });
+    // lmdb never opened it: not even its lock file was made.
+    expect(fs.existsSync(path.join(dir, 'sessions.mdb-lock'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'sessions.mdb')).equals(garbage)).toBe(true);
     // The lock was released on the failure path: after a repair, the store opens in this same process.
     fs.rmSync(path.join(dir, 'sessions.mdb'));
