@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diagText } from '../../src/core/diag.js';
 import { guardDiagFields, guardDiagValue } from '../../src/core/logGuard.js';
 
 describe('guardDiagValue', () => {
@@ -22,6 +23,14 @@ describe('guardDiagValue', () => {
   ];
   it.each(cases)('%s', (_name, key, value, expected) => {
     expect(guardDiagValue(key, value)).toEqual(expected);
+  });
+
+  it('a diagText reason is kept (flattened, capped) under any key; a bare string reason is still a possible body', () => {
+    expect(guardDiagValue('reason', diagText('mcp.json:  servers.files.args\nmust be an array'))).toBe('mcp.json: servers.files.args must be an array');
+    expect(guardDiagValue('reason', 'must be an array of strings')).toBe('‹27 chars›');
+    expect(guardDiagValue('fix', diagText('x '.repeat(400)))).toMatch(/…$/);
+    expect(guardDiagValue('reason', diagText('rejected key sk-proj-abcdefgh12345678'))).toBe('‹redacted›');
+    expect(guardDiagValue('reason', { other: 1 } as never)).toBeNull();
   });
 });
 
