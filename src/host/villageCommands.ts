@@ -19,11 +19,13 @@ import type { VillagePaths } from '../core/village/paths.js';
 import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
 import type { World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
+import * as approvals from './commands/commandApprovals.js';
 import { dropStaleApproval, requireProbe, requireProbeShelf, requireSchedule, scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
 import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
 import * as village from './commands/villageEdits.js';
 
 export type { ScheduleView } from './commands/probeShelf.js';
+export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from './commands/commandApprovals.js';
 
 /** The parts of a host the commands act on (a `Host` supplies them; tests pass real ones on temp villages). */
 export interface VillagePorts {
@@ -65,6 +67,8 @@ export interface VillageState {
   /** Set when world.json could not be parsed: every edit is refused until it is fixed. */
   worldReadOnly: string | null;
   sessions: { current: string | null; list: SessionMeta[] };
+  /** `run` requests waiting for a person (the approvals badge and list), and run.json files that cannot be read. */
+  commandRequests: approvals.CommandRequests;
 }
 
 /** The command surface; create with `VillageCommands.open`. */
@@ -98,6 +102,7 @@ export class VillageCommands {
       schedulesBlocked: blocked === null ? null : `${blocked.file}:${blocked.line}:${blocked.column} ${blocked.reason}`,
       worldReadOnly: this.doc.readOnly?.message ?? null,
       sessions: { current: s?.currentId() ?? null, list: s?.store?.list() ?? [] },
+      commandRequests: approvals.listCommandRequests(this.ports.paths, world),
     };
   }
 
@@ -277,6 +282,34 @@ export class VillageCommands {
       await approvals.revoke(probeKey(requireProbe(this.ports.schedules, id), villageId));
       return this.state();
     });
+  }
+
+  // ---- command approvals (agents/{id}/run.json) ----------------------------------------------------------------
+
+  /** Every agent's pending `run` requests, and the run.json files that cannot be read. */
+  listCommandRequests(): approvals.CommandRequests {
+    return approvals.listCommandRequests(this.ports.paths, this.doc.world);
+  }
+
+  /**
+   * A person's decision on one pending request: approve once, always (exact line), for its prefix, or reject.
+   * `notFound` when it is no longer pending; CONFIG_PARSE (file untouched) when that run.json is broken.
+   */
+  decideCommand(agentId: string, request: { command: unknown; args: unknown }, decision: approvals.CommandDecision): Promise<{ outcome: approvals.DecisionOutcome; state: VillageState }> {
+    return this.serial(async () => {
+      const outcome = await approvals.decideCommand(this.ports.paths, this.doc.world, agentId, request, decision);
+      return { outcome, state: this.state() };
+    });
+  }
+
+  /** One agent's run.json for the allowlist editor (state, lists, timeout, pending). */
+  readRunPolicy(agentId: string): approvals.RunPolicyView {
+    return approvals.readRunPolicyView(this.ports.paths, this.doc.world, agentId);
+  }
+
+  /** Saves one agent's allow / deny lists and timeout (patterns checked; unknown keys and pending kept). */
+  writeRunPolicy(agentId: string, edit: unknown): Promise<approvals.RunPolicyView> {
+    return this.serial(() => approvals.writeRunPolicyLists(this.ports.paths, this.doc.world, agentId, edit));
   }
 
   // ---- shared MCP and conversations ------------------------------------------------------------------------

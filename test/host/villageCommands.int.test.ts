@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentStatus, CoreEvent } from '../../src/core/events.js';
+import type { CoreEvent } from '../../src/core/events.js';
 import { isFuseforksError } from '../../src/core/errors.js';
-import { ScheduleStore } from '../../src/core/schedules/scheduleStore.js';
 import { MemorySecretStore } from '../../src/core/secrets/secretStore.js';
 import { villagePaths, type VillagePaths } from '../../src/core/village/paths.js';
 import type { World } from '../../src/core/world/types.js';
-import { VillageCommands } from '../../src/host/villageCommands.js';
+import type { VillageCommands } from '../../src/host/villageCommands.js';
+import { openCommands } from './support/openCommands.js';
 
 let dir: string;
 let paths: VillagePaths;
@@ -22,24 +22,8 @@ let stopped: string[];
 let running: Set<string>;
 let secrets: MemorySecretStore;
 
-async function open(): Promise<VillageCommands> {
-  const schedules = await ScheduleStore.open({ file: paths.schedules });
-  return VillageCommands.open({
-    paths,
-    supervisor: {
-      setWorld: (w) => worlds.push(w),
-      stopAgent: async (id) => {
-        stopped.push(id);
-        running.delete(id);
-      },
-      statuses: () => (worlds.at(-1)?.agents ?? []).map((a) => ({ agentId: a.id, status: (running.has(a.id) ? 'running' : 'idle') as AgentStatus })),
-    },
-    schedules,
-    probes: null,
-    secrets,
-    emit: (e) => events.push(e),
-    sessions: null,
-  });
+function open(): Promise<VillageCommands> {
+  return openCommands(paths, secrets, { events, worlds, stopped, running });
 }
 
 async function code(p: Promise<unknown>): Promise<string> {

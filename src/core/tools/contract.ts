@@ -2,6 +2,7 @@
  * The tool contract: what the turn engine needs from a tool. Built-in tools run inside the agent's worker;
  * MCP tools are proxied to the main thread behind the same interface.
  */
+import type { ReasonState } from '../events.js';
 import type { JsonSchema, ToolSpec } from '../llm/canonical.js';
 import type { DiagSink } from '../diag.js';
 import type { Language } from '../world/types.js';
@@ -23,6 +24,8 @@ export interface ToolContext {
   diag: DiagSink;
   /** 1-based round of the turn, for the `tool:` record. */
   round: number;
+  /** The model's stated reason for this call (built-ins only; the registry reads it before the call). */
+  reason?: ReasonState;
 }
 
 /** What decides whether and how a tool is shown to one agent. */

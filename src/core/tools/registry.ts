@@ -90,7 +90,7 @@ export class ToolRegistry implements ToolBox {
     let body: string;
     let ok: boolean;
     try {
-      const reply = await tool.call(callArgs, ctx);
+      const reply = await tool.call(callArgs, tool.wantsReason ? { ...ctx, reason } : ctx);
       if (typeof reply === 'string') {
         body = reply;
         ok = true;

@@ -8,6 +8,7 @@
 import type { Language } from '../world/types.js';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { noWorkDirText, resolveInWorkDir } from './confinement.js';
+import { consumeOnce } from './runApprovals.js';
 import { decide, normalizeCommand, notePending, recordApproval } from './runPolicy.js';
 import { readRunPolicy, updateRunPolicy } from './runPolicyFile.js';
 import { lookPath, MAX_STDERR_CHARS, MAX_STDOUT_CHARS, runEnv, runProcess, type RunResult } from './runProcess.js';
@@ -104,12 +105,30 @@ export const runTool: AgentTool = {
       return refuse(pick(lang, 'run: command はプログラム名だけにしてください（/ \\ : や空白は不可。引数は args へ）。', 'run: `command` must be a bare program name (no / \\ : or spaces; put arguments in `args`).'));
     }
     if (decision === 'denied') {
-      return refuse(pick(lang, `run: ${command} はこの引数では禁止されています。`, `run: ${command} with these arguments is denied by run.json.`));
+      return refuse(
+        pick(
+          lang,
+          `run: ${command} はこの引数では拒否されています（ユーザーが却下したか、run.json の deny にあります）。もう一度頼まず、別の方法をとってください。`,
+          `run: ${command} with these arguments is rejected (the user rejected it, or run.json denies it). Do not ask for it again; work another way.`,
+        ),
+      );
+    }
+    if (decision === 'allowedOnce') {
+      // Spend the grant before running, so a second call of the same line is a new request.
+      let spent = false;
+      const update = await updateRunPolicy(ctx.workspaceDir, ctx.agentId, (p) => {
+        const next = consumeOnce(p, command, argv);
+        spent = next.once.length < p.once.length;
+        return next;
+      });
+      if (!update.written) return refuse(brokenText(lang, update.broken));
+      if (!spent) return refuse(pick(lang, `run: ${command} の一回限りの承認は使用済みです。`, `run: the one-time approval of ${command} was already used.`));
     }
     if (decision === 'unknown') {
       if (read.state === 'broken') return refuse(brokenText(lang, read.broken ?? ''));
       if (ctx.runApproval === 'required') {
-        const update = await updateRunPolicy(ctx.workspaceDir, ctx.agentId, (p) => notePending(p, command, argv, Date.now()));
+        const context = { cwd: ctx.workDir, reason: ctx.reason?.kind === 'written' ? ctx.reason.text : null };
+        const update = await updateRunPolicy(ctx.workspaceDir, ctx.agentId, (p) => notePending(p, command, argv, Date.now(), context));
         if (!update.written) return refuse(brokenText(lang, update.broken));
         return refuse(
           pick(

@@ -14,6 +14,10 @@ export interface PendingRequest {
   args: string[];
   firstRequestedAtMs: number;
   count: number;
+  /** The folder it would run in (the agent's work folder when asked); null when it had none. */
+  cwd?: string | null;
+  /** The agent's one-line reason for the latest request (the tool's `reason`, ≤ 60 chars); null when none. */
+  reason?: string | null;
 }
 
 /** The run.json shape (camelCase). */
@@ -21,13 +25,15 @@ export interface RunPolicy {
   version: 1;
   allow: string[];
   deny: string[];
+  /** Exact command lines a person approved for one run each; a run consumes its entry. */
+  once: string[];
   pending: PendingRequest[];
   /** Seconds before a run is killed, clamped to 1..3600. */
   timeoutSecs: number;
 }
 
 /** What `decide` says about one command line. */
-export type RunDecision = 'allowed' | 'denied' | 'unknown' | 'malformed';
+export type RunDecision = 'allowed' | 'allowedOnce' | 'denied' | 'unknown' | 'malformed';
 
 /** Most pending requests kept; the oldest are evicted first. */
 export const MAX_PENDING = 20;
@@ -37,11 +43,16 @@ export const MAX_TIMEOUT_SECS = 3600;
 
 /** A fresh policy: nothing allowed, nothing denied. */
 export function defaultRunPolicy(): RunPolicy {
-  return { version: 1, allow: [], deny: [], pending: [], timeoutSecs: DEFAULT_TIMEOUT_SECS };
+  return { version: 1, allow: [], deny: [], once: [], pending: [], timeoutSecs: DEFAULT_TIMEOUT_SECS };
 }
 
-/** The outcome of parsing run.json text: the policy to use plus, when broken, why (the default is used). */
-export type ParsedRunPolicy = { policy: RunPolicy; broken: null } | { policy: RunPolicy; broken: string };
+/**
+ * The outcome of parsing run.json text: the policy to use plus, when broken, why (the default is used). `raw` is
+ * the parsed top-level object (null when empty or broken), so a rewrite keeps keys this build does not know.
+ */
+export type ParsedRunPolicy =
+  | { policy: RunPolicy; broken: null; raw: Record<string, unknown> | null }
+  | { policy: RunPolicy; broken: string; raw: null };
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
@@ -53,45 +64,59 @@ export function clampTimeout(value: unknown): number {
 
 /** Parses run.json text. Empty text = default (not broken); bad JSON or bad field types = broken. */
 export function parseRunPolicy(text: string): ParsedRunPolicy {
-  if (text.trim() === '') return { policy: defaultRunPolicy(), broken: null };
+  if (text.trim() === '') return { policy: defaultRunPolicy(), broken: null, raw: null };
+  const broken = (why: string): ParsedRunPolicy => ({ policy: defaultRunPolicy(), broken: why, raw: null });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { policy: defaultRunPolicy(), broken: `not valid JSON (${error instanceof Error ? error.message : 'parse error'})` };
+    return broken(`not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { policy: defaultRunPolicy(), broken: 'the top level must be an object' };
-  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return broken('the top level must be an object');
   const obj = raw as Record<string, unknown>;
-  if (obj['version'] !== undefined && obj['version'] !== 1) return { policy: defaultRunPolicy(), broken: '`version` must be 1' };
-  for (const key of ['allow', 'deny'] as const) {
-    if (obj[key] !== undefined && !isStringArray(obj[key])) {
-      return { policy: defaultRunPolicy(), broken: `\`${key}\` must be an array of strings` };
-    }
+  if (obj['version'] !== undefined && obj['version'] !== 1) return broken('`version` must be 1');
+  for (const key of ['allow', 'deny', 'once'] as const) {
+    if (obj[key] !== undefined && !isStringArray(obj[key])) return broken(`\`${key}\` must be an array of strings`);
   }
   const pendingRaw = obj['pending'] ?? [];
-  if (!Array.isArray(pendingRaw)) return { policy: defaultRunPolicy(), broken: '`pending` must be an array' };
+  if (!Array.isArray(pendingRaw)) return broken('`pending` must be an array');
   const pending: PendingRequest[] = [];
   for (const entry of pendingRaw) {
     const e = entry as Record<string, unknown> | null;
     if (e === null || typeof e !== 'object' || typeof e['command'] !== 'string' || !isStringArray(e['args'])) {
-      return { policy: defaultRunPolicy(), broken: '`pending` entries need `command` (string) and `args` (strings)' };
+      return broken('`pending` entries need `command` (string) and `args` (strings)');
     }
     const first = typeof e['firstRequestedAtMs'] === 'number' ? e['firstRequestedAtMs'] : 0;
     const count = typeof e['count'] === 'number' && e['count'] >= 1 ? Math.floor(e['count']) : 1;
-    pending.push({ command: e['command'], args: [...e['args']], firstRequestedAtMs: first, count });
+    const request: PendingRequest = { command: e['command'], args: [...e['args']], firstRequestedAtMs: first, count };
+    if (typeof e['cwd'] === 'string') request.cwd = e['cwd'];
+    if (typeof e['reason'] === 'string') request.reason = e['reason'];
+    pending.push(request);
   }
   return {
     policy: {
       version: 1,
       allow: isStringArray(obj['allow']) ? [...obj['allow']] : [],
       deny: isStringArray(obj['deny']) ? [...obj['deny']] : [],
+      once: isStringArray(obj['once']) ? [...obj['once']] : [],
       pending,
       timeoutSecs: clampTimeout(obj['timeoutSecs'] ?? DEFAULT_TIMEOUT_SECS),
     },
     broken: null,
+    raw: obj,
   };
+}
+
+/**
+ * The file text for `policy`: the keys this build knows written over `raw` (the last read), so keys it does not
+ * know survive; `once` is written only while it holds something (files the original app reads stay familiar).
+ */
+export function serializeRunPolicy(policy: RunPolicy, raw: Readonly<Record<string, unknown>> | null): string {
+  const { once, ...known } = policy;
+  const out: Record<string, unknown> = { ...(raw ?? {}), ...known };
+  if (once.length > 0) out['once'] = once;
+  else delete out['once'];
+  return `${JSON.stringify(out, null, 2)}\n`;
 }
 
 /** Trims and lowercases a command; null when it holds a path separator or drive colon (`/ \ :`) or is empty. */
@@ -114,12 +139,13 @@ export function matchesPattern(pattern: string, command: string, args: readonly 
   return fixed.every((token, i) => token === args[i]);
 }
 
-/** Decides a command line: malformed → deny → allow → unknown. */
+/** Decides a command line: malformed → deny → allow → approved once → unknown. */
 export function decide(policy: RunPolicy, command: string, args: readonly string[]): RunDecision {
   const normalized = normalizeCommand(command);
   if (normalized === null) return 'malformed';
   if (policy.deny.some((p) => matchesPattern(p, normalized, args))) return 'denied';
   if (policy.allow.some((p) => matchesPattern(p, normalized, args))) return 'allowed';
+  if (policy.once.some((p) => matchesPattern(p, normalized, args))) return 'allowedOnce';
   return 'unknown';
 }
 
@@ -128,22 +154,33 @@ export function exactPattern(command: string, args: readonly string[]): string {
   return [command, ...args].join(' ');
 }
 
-const sameRequest = (p: PendingRequest, command: string, args: readonly string[]): boolean =>
+/** True when a pending entry is this exact command line. */
+export const sameRequest = (p: PendingRequest, command: string, args: readonly string[]): boolean =>
   p.command === command && p.args.length === args.length && p.args.every((a, i) => a === args[i]);
+
+/** Where and why an agent asked (both optional: run.json files of the original lack them). */
+export interface RequestContext {
+  cwd?: string | null;
+  reason?: string | null;
+}
 
 /**
  * Records an unknown request: drops entries that are now settled (allowed or denied), bumps `count` of an
- * identical one, else appends; keeps at most 20, evicting the oldest first request.
+ * identical one (refreshing its folder and reason), else appends; keeps at most 20, evicting the oldest.
  */
-export function notePending(policy: RunPolicy, command: string, args: readonly string[], nowMs: number): RunPolicy {
+export function notePending(policy: RunPolicy, command: string, args: readonly string[], nowMs: number, context: RequestContext = {}): RunPolicy {
   const normalized = normalizeCommand(command) ?? command;
   const open = policy.pending.filter((p) => decide(policy, p.command, p.args) === 'unknown');
   const existing = open.find((p) => sameRequest(p, normalized, args));
+  const where = {
+    ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
+    ...(context.reason === undefined ? {} : { reason: context.reason }),
+  };
   let pending: PendingRequest[];
   if (existing !== undefined) {
-    pending = open.map((p) => (p === existing ? { ...p, count: p.count + 1 } : p));
+    pending = open.map((p) => (p === existing ? { ...p, ...where, count: p.count + 1 } : p));
   } else {
-    pending = [...open, { command: normalized, args: [...args], firstRequestedAtMs: nowMs, count: 1 }];
+    pending = [...open, { command: normalized, args: [...args], firstRequestedAtMs: nowMs, count: 1, ...where }];
     pending.sort((a, b) => a.firstRequestedAtMs - b.firstRequestedAtMs);
     while (pending.length > MAX_PENDING) pending.shift();
   }

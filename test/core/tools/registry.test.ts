@@ -162,3 +162,21 @@ describe('createToolBox', () => {
     ]);
   });
 });
+
+describe('the stated reason reaches the tool', () => {
+  it('built-ins get it in their context (run files it with a pending request); MCP tools never do', async () => {
+    let seen: ToolContext | null = null;
+    const capture = (name: string, wantsReason: boolean): AgentTool => ({
+      ...fakeTool(name, wantsReason),
+      call: async (_args, c) => {
+        seen = c;
+        return 'ok';
+      },
+    });
+    const reg = new ToolRegistry([capture('remember', true), capture('srv__t', false)], presentation());
+    await reg.execute('remember', { reason: ' keep the note ' }, ctx());
+    expect(seen!.reason).toEqual({ kind: 'written', text: 'keep the note' });
+    await reg.execute('srv__t', { reason: 'x' }, ctx());
+    expect(seen!.reason).toBeUndefined();
+  });
+});

@@ -109,6 +109,35 @@ describe('run: approval modes', () => {
     expect(bodyOf(none)).toMatch(/work folder/);
   });
 
+  it('required: the pending request keeps where and why the agent asked', async () => {
+    await runTool.call({ command: 'make', args: ['all'] }, toolCtx(box, { reason: { kind: 'written', text: 'build the site' } }));
+    const pending = readPolicy()['pending'] as Array<Record<string, unknown>>;
+    expect(pending[0]).toMatchObject({ command: 'make', args: ['all'], cwd: box.root, reason: 'build the site' });
+  });
+
+  it('approved once: the next run of that line runs, the one after is a new request', async () => {
+    writePolicy({ version: 1, allow: [], deny: [], once: ['touch once.txt'], pending: [], timeoutSecs: 30, note: 'mine' });
+    expect(bodyOf(await run('touch', ['once.txt']))).toMatch(/exit: 0/);
+    expect(existsSync(join(box.root, 'once.txt'))).toBe(true);
+    expect(readPolicy()['once']).toBeUndefined();
+    expect(readPolicy()['note']).toBe('mine');
+    expect(bodyOf(await run('touch', ['once.txt']))).toMatch(/recorded for the user/);
+  });
+
+  it('a rejected line gets the rejection text and does not run', async () => {
+    writePolicy({ deny: ['touch no.txt'] });
+    const reply = await run('touch', ['no.txt']);
+    expect(okOf(reply)).toBe(false);
+    expect(bodyOf(reply)).toMatch(/rejected .*Do not ask for it again/);
+    expect(existsSync(join(box.root, 'no.txt'))).toBe(false);
+  });
+
+  it('keeps keys it does not know when it records a request', async () => {
+    writePolicy({ version: 1, allow: [], futureKey: [1, 2], comment: 'hand-written' });
+    await run('curl', ['x']);
+    expect(readPolicy()).toMatchObject({ futureKey: [1, 2], comment: 'hand-written', pending: [{ command: 'curl' }] });
+  });
+
   it('describes the allow patterns, or that nothing is allowed yet', () => {
     const p = { agentId: 'agent_01', workDir: box.root, enabledTools: ['run'], language: 'en' as const, workspaceDir: box.workspace };
     expect(runTool.specFor(p)?.description).toMatch(/Nothing is allowed yet/);

@@ -1,0 +1,126 @@
+/**
+ * Command approvals across the village: the `run` requests agents left pending in their `agents/{id}/run.json`,
+ * a person's decision on one (approve once / always / for its prefix, or reject), and the allowlist editor of one
+ * agent's run.json. Every write re-reads the file, writes it atomically with unknown keys kept, and a broken file
+ * is reported (CONFIG_PARSE naming it) and never overwritten. The GUI, the CLI (`approvals`) and library users
+ * reach this through the host API.
+ */
+import { FuseforksError } from '../../core/errors.js';
+import {
+  approveRequest,
+  COMMAND_DECISIONS,
+  patternProblem,
+  rejectRequest,
+  type BrokenRunPolicy,
+  type CommandDecision,
+  type CommandRequests,
+  type CommandRequestView,
+  type DecisionOutcome,
+  type RunPolicyEdit,
+  type RunPolicyView,
+} from '../../core/tools/runApprovals.js';
+import { clampTimeout, exactPattern, type RunPolicy } from '../../core/tools/runPolicy.js';
+import { readRunPolicy, runPolicyPath, updateRunPolicy, type RunPolicyState } from '../../core/tools/runPolicyFile.js';
+import type { VillagePaths } from '../../core/village/paths.js';
+import type { World } from '../../core/world/types.js';
+import { requireAgent } from './agentEdits.js';
+
+export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from '../../core/tools/runApprovals.js';
+
+/** Every pending request of every agent (agents in list order, each one's requests oldest first). */
+export function listCommandRequests(paths: VillagePaths, world: World): CommandRequests {
+  const requests: CommandRequestView[] = [];
+  const broken: BrokenRunPolicy[] = [];
+  for (const agent of [...world.agents].sort((a, b) => a.order - b.order)) {
+    const read = readRunPolicy(paths.workspace, agent.id);
+    if (read.state === 'broken') {
+      broken.push({ agentId: agent.id, agentName: agent.name, file: runPolicyPath(paths.workspace, agent.id), reason: read.broken ?? 'broken' });
+      continue;
+    }
+    for (const p of read.policy.pending) {
+      requests.push({ ...p, agentId: agent.id, agentName: agent.name, line: exactPattern(p.command, p.args) });
+    }
+  }
+  return { requests, broken };
+}
+
+/** One agent's run.json as the editor shows it. */
+export function readRunPolicyView(paths: VillagePaths, world: World, agentId: string): RunPolicyView {
+  requireAgent(world, agentId);
+  const read = readRunPolicy(paths.workspace, agentId);
+  return viewOf(agentId, runPolicyPath(paths.workspace, agentId), read.state, read.broken, read.policy);
+}
+
+/** Applies a person's decision to a pending request of `agentId`. */
+export async function decideCommand(
+  paths: VillagePaths,
+  world: World,
+  agentId: string,
+  request: { command: unknown; args: unknown },
+  decision: CommandDecision,
+): Promise<DecisionOutcome> {
+  requireAgent(world, agentId);
+  if (!COMMAND_DECISIONS.includes(decision)) {
+    throw invalid('decision', `must be one of ${COMMAND_DECISIONS.join(', ')}`, 'Choose approve once, always allow, allow the prefix, or reject.');
+  }
+  const { command, args } = checkRequest(request);
+  let found = false;
+  const update = await updateRunPolicy(paths.workspace, agentId, (policy) => {
+    const result = decision === 'reject' ? rejectRequest(policy, command, args) : approveRequest(policy, command, args, decision);
+    found = result.found;
+    return result.policy;
+  });
+  if (!update.written) throw brokenFile(paths, agentId, update.broken);
+  return found ? 'applied' : 'notFound';
+}
+
+/** Saves the allow and deny lists and the timeout of one agent's run.json; answers the re-read file. */
+export async function writeRunPolicyLists(paths: VillagePaths, world: World, agentId: string, edit: unknown): Promise<RunPolicyView> {
+  requireAgent(world, agentId);
+  const checked = checkEdit(edit);
+  const update = await updateRunPolicy(paths.workspace, agentId, (policy): RunPolicy => ({ ...policy, ...checked }));
+  if (!update.written) throw brokenFile(paths, agentId, update.broken);
+  return readRunPolicyView(paths, world, agentId);
+}
+
+function viewOf(agentId: string, file: string, state: RunPolicyState, broken: string | null, p: RunPolicy): RunPolicyView {
+  return { agentId, file, state, broken, allow: p.allow, deny: p.deny, once: p.once, pending: p.pending, timeoutSecs: p.timeoutSecs };
+}
+
+function checkRequest(request: { command: unknown; args: unknown }): { command: string; args: string[] } {
+  if (typeof request.command !== 'string' || request.command.trim() === '') throw invalid('command', 'must be the program name of the request', 'Pick the request from the list again.');
+  if (!Array.isArray(request.args) || !request.args.every((a): a is string => typeof a === 'string')) {
+    throw invalid('args', 'must be the list of arguments of the request', 'Pick the request from the list again.');
+  }
+  return { command: request.command, args: request.args };
+}
+
+function checkEdit(edit: unknown): RunPolicyEdit {
+  const e = (typeof edit === 'object' && edit !== null ? edit : {}) as Record<string, unknown>;
+  const list = (key: 'allow' | 'deny'): string[] => {
+    const value = e[key];
+    if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw invalid(key, 'must be a list of patterns', 'Write one pattern per line.');
+    const patterns = value.map((x) => x.trim().replace(/\s+/g, ' ')).filter((x) => x !== '');
+    patterns.forEach((p, i) => {
+      const problem = patternProblem(p);
+      if (problem !== null) throw invalid(`${key}[${i}]`, `"${p}" ${problem}`, 'Start each pattern with a program name, then its exact arguments; a last * allows any further ones.');
+    });
+    return [...new Set(patterns)];
+  };
+  const timeout = e['timeoutSecs'];
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout)) throw invalid('timeoutSecs', 'must be a number of seconds', 'Enter 1 to 3600.');
+  return { allow: list('allow'), deny: list('deny'), timeoutSecs: clampTimeout(timeout) };
+}
+
+function invalid(field: string, what: string, fix: string): FuseforksError {
+  return new FuseforksError('INVALID_REQUEST', `run.json field ${field} ${what}.`, { fix, details: { field } });
+}
+
+function brokenFile(paths: VillagePaths, agentId: string, reason: string): FuseforksError {
+  const file = runPolicyPath(paths.workspace, agentId);
+  return new FuseforksError('CONFIG_PARSE', `${file} cannot be used (${reason}), so it is not overwritten.`, {
+    fix: `Fix ${file} by hand (or delete it to start from nothing allowed), then decide again.`,
+    agentId,
+    details: { file, reason },
+  });
+}

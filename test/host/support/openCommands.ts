@@ -1,0 +1,39 @@
+/**
+ * VillageCommands over a real temp village for host tests: real files, a small recorder in place of the
+ * supervisor (the supervisor is not under test there; the GUI e2e drives a real one).
+ */
+import type { AgentStatus, CoreEvent } from '../../../src/core/events.js';
+import { ScheduleStore } from '../../../src/core/schedules/scheduleStore.js';
+import type { SecretStore } from '../../../src/core/secrets/secretStore.js';
+import type { VillagePaths } from '../../../src/core/village/paths.js';
+import type { World } from '../../../src/core/world/types.js';
+import { VillageCommands } from '../../../src/host/villageCommands.js';
+
+/** What the recorder saw; the arrays and set are the caller's, filled in place. */
+export interface CommandsRecorder {
+  events: CoreEvent[];
+  worlds: World[];
+  stopped: string[];
+  running: Set<string>;
+}
+
+/** Opens the commands on `paths` (world.json must exist). */
+export async function openCommands(paths: VillagePaths, secrets: SecretStore, rec: CommandsRecorder): Promise<VillageCommands> {
+  const schedules = await ScheduleStore.open({ file: paths.schedules });
+  return VillageCommands.open({
+    paths,
+    supervisor: {
+      setWorld: (w) => rec.worlds.push(w),
+      stopAgent: async (id) => {
+        rec.stopped.push(id);
+        rec.running.delete(id);
+      },
+      statuses: () => (rec.worlds.at(-1)?.agents ?? []).map((a) => ({ agentId: a.id, status: (rec.running.has(a.id) ? 'running' : 'idle') as AgentStatus })),
+    },
+    schedules,
+    probes: null,
+    secrets,
+    emit: (e) => rec.events.push(e),
+    sessions: null,
+  });
+}
