@@ -13,6 +13,8 @@ export interface StubUsage {
   completion?: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Part of cacheWrite written with the 1-hour TTL (Anthropic's `cache_creation` breakdown). */
+  cacheWrite1h?: number;
   reasoning?: number;
 }
 
@@ -144,6 +146,7 @@ function usageNumbers(usage: StubUsage | undefined, text: string, promptGuess: n
     completion: usage?.completion ?? Math.max(1, Math.ceil(text.length / 4)),
     cacheRead: usage?.cacheRead ?? 0,
     cacheWrite: usage?.cacheWrite ?? 0,
+    cacheWrite1h: usage?.cacheWrite1h ?? 0,
     reasoning: usage?.reasoning ?? 0,
   };
 }
@@ -210,6 +213,7 @@ export function successBody(wire: StubWire, step: StubTextStep | StubToolCallsSt
       output_tokens: u.completion,
       cache_creation_input_tokens: u.cacheWrite,
       cache_read_input_tokens: u.cacheRead,
+      cache_creation: { ephemeral_5m_input_tokens: Math.max(0, u.cacheWrite - u.cacheWrite1h), ephemeral_1h_input_tokens: u.cacheWrite1h },
     },
   };
 }

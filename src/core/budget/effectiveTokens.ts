@@ -42,6 +42,7 @@ export function accountableUsage(usage: Usage, sentBytes: number, receivedBytes:
     completion: Math.ceil(Math.max(0, receivedBytes) / 4),
     cacheRead: 0,
     cacheWrite: 0,
+    cacheWrite1h: 0,
     reasoning: 0,
   };
 }

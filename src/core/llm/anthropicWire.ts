@@ -133,7 +133,9 @@ export function decodeAnthropicResponse(json: unknown, maxTokens: number): ChatR
   const input = tokenCount(u.input_tokens);
   const cacheRead = tokenCount(u.cache_read_input_tokens);
   const cacheWrite = tokenCount(u.cache_creation_input_tokens);
-  const usage = { prompt: input + cacheRead + cacheWrite, completion: tokenCount(u.output_tokens), cacheRead, cacheWrite, reasoning: 0 };
+  // The 1-hour part of the write, when the wire breaks it down (`cache_creation.ephemeral_1h_input_tokens`).
+  const cacheWrite1h = Math.min(cacheWrite, tokenCount(plainObject(u.cache_creation).ephemeral_1h_input_tokens));
+  const usage = { prompt: input + cacheRead + cacheWrite, completion: tokenCount(u.output_tokens), cacheRead, cacheWrite, cacheWrite1h, reasoning: 0 };
   const joined = texts.join('');
   const text = joined === '' ? null : joined;
   const finish = mapStop(root.stop_reason);

@@ -47,16 +47,21 @@ export interface ChatRequest {
 
 export type FinishReason = 'stop' | 'tool_use' | 'length' | 'other';
 
-/** Token usage of one call. cacheRead and cacheWrite are disjoint parts of prompt. */
+/**
+ * Token usage of one call (tokens). cacheRead and cacheWrite are disjoint parts of prompt; cacheWrite1h is the part of
+ * cacheWrite written with the 1-hour TTL (the rest is the 5-minute default); reasoning is part of completion.
+ * A field the wire does not report is 0.
+ */
 export interface Usage {
   prompt: number;
   completion: number;
   cacheRead: number;
   cacheWrite: number;
+  cacheWrite1h: number;
   reasoning: number;
 }
 
-export const ZERO_USAGE: Usage = Object.freeze({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
+export const ZERO_USAGE: Usage = Object.freeze({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 });
 
 export interface ChatResponse {
   text: string | null;

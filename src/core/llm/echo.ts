@@ -32,6 +32,7 @@ export class EchoBackend implements LlmBackend {
         completion: Math.max(1, Math.ceil(text.length / 4)),
         cacheRead: 0,
         cacheWrite: 0,
+        cacheWrite1h: 0,
         reasoning: 0,
       },
     });

@@ -111,6 +111,7 @@ export function decodeOpenAiResponse(json: unknown, maxTokens: number): ChatResp
     completion: tokenCount(u?.completion_tokens),
     cacheRead: tokenCount(promptDetails?.cached_tokens),
     cacheWrite: tokenCount(promptDetails?.cache_write_tokens),
+    cacheWrite1h: 0,
     reasoning: tokenCount(completionDetails?.reasoning_tokens),
   };
   const finish = mapFinish(choice.finish_reason, toolCalls.length > 0);

@@ -11,6 +11,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     completion: a.completion + b.completion,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
     reasoning: a.reasoning + b.reasoning,
   };
 }

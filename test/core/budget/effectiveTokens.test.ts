@@ -12,6 +12,7 @@ const u = (prompt: number, completion: number, cacheRead = 0, cacheWrite = 0, re
   completion,
   cacheRead,
   cacheWrite,
+  cacheWrite1h: 0,
   reasoning,
 });
 

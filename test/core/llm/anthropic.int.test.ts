@@ -24,7 +24,7 @@ describe('Anthropic backend against the stub', () => {
     const backend = claude();
     expect(backend.name).toBe('anthropic');
     const res = await backend.chat(request({ model: 'claude-test' }));
-    expect(res).toEqual({ text: 'hello back', toolCalls: [], finish: 'stop', usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200, reasoning: 0 } });
+    expect(res).toEqual({ text: 'hello back', toolCalls: [], finish: 'stop', usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200, cacheWrite1h: 0, reasoning: 0 } });
     const sent = stub.requests[0]!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers['x-api-key']).toBe('sk-ant-test');

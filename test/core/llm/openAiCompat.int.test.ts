@@ -21,7 +21,7 @@ describe('OpenAI-compatible backend against the stub', () => {
     const backend = compat({ credential: 'keyring' });
     expect(backend.name).toBe('openai-compat');
     const res = await backend.chat(request({ temperature: 0.3 }));
-    expect(res).toEqual({ text: 'hi there', toolCalls: [], finish: 'stop', usage: { prompt: 120, completion: 9, cacheRead: 100, cacheWrite: 0, reasoning: 4 } });
+    expect(res).toEqual({ text: 'hi there', toolCalls: [], finish: 'stop', usage: { prompt: 120, completion: 9, cacheRead: 100, cacheWrite: 0, cacheWrite1h: 0, reasoning: 4 } });
     const sent = stub.requests[0]!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test-key');

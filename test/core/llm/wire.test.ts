@@ -44,8 +44,8 @@ describe('OpenAI-compatible encode/decode', () => {
 
   it('maps usage incl. cached, cache-write and reasoning; missing = 0', () => {
     const u = { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 4, cache_write_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3 } };
-    expect(decodeOpenAiResponse(choice({ content: 'x' }, 'stop', u), 1).usage).toEqual({ prompt: 10, completion: 5, cacheRead: 4, cacheWrite: 2, reasoning: 3 });
-    expect(decodeOpenAiResponse({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] }, 1).usage).toEqual({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
+    expect(decodeOpenAiResponse(choice({ content: 'x' }, 'stop', u), 1).usage).toEqual({ prompt: 10, completion: 5, cacheRead: 4, cacheWrite: 2, cacheWrite1h: 0, reasoning: 3 });
+    expect(decodeOpenAiResponse({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] }, 1).usage).toEqual({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 });
   });
 
   it.each([
@@ -110,7 +110,14 @@ describe('Anthropic encode/decode', () => {
       { content: [{ type: 'text', text: 'x' }], stop_reason: 'end_turn', usage: { input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 7 } },
       1,
     );
-    expect(res.usage).toEqual({ prompt: 125, completion: 7, cacheRead: 100, cacheWrite: 20, reasoning: 0 });
+    expect(res.usage).toEqual({ prompt: 125, completion: 7, cacheRead: 100, cacheWrite: 20, cacheWrite1h: 0, reasoning: 0 });
+  });
+
+  it('takes the 1-hour part of the cache write from the cache_creation breakdown, never more than the write', () => {
+    const usage = (u: Record<string, unknown>) => decodeAnthropicResponse({ content: [{ type: 'text', text: 'x' }], stop_reason: 'end_turn', usage: u }, 1).usage;
+    const base = { input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 7 };
+    expect(usage({ ...base, cache_creation: { ephemeral_5m_input_tokens: 8, ephemeral_1h_input_tokens: 12 } })).toMatchObject({ cacheWrite: 20, cacheWrite1h: 12 });
+    expect(usage({ ...base, cache_creation: { ephemeral_1h_input_tokens: 999 } })).toMatchObject({ cacheWrite: 20, cacheWrite1h: 20 });
   });
 
   it('an answer without content is LLM_EMPTY_RESPONSE', () => {
@@ -121,7 +128,7 @@ describe('Anthropic encode/decode', () => {
 describe('echo, provider detection, usage', () => {
   it('echo answers prefix + last user message with a chars/4 usage', async () => {
     const res = await new EchoBackend().chat(request({ messages: [{ role: 'system', content: 'abcd' }, { role: 'user', content: 'first' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'hey' }] }));
-    expect(res).toEqual({ text: '[echo] hey', toolCalls: [], finish: 'stop', usage: { prompt: 4, completion: 3, cacheRead: 0, cacheWrite: 0, reasoning: 0 } });
+    expect(res).toEqual({ text: '[echo] hey', toolCalls: [], finish: 'stop', usage: { prompt: 4, completion: 3, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 } });
   });
 
   it.each([
@@ -133,7 +140,7 @@ describe('echo, provider detection, usage', () => {
   ] as const)('provider %s at %s → %s', (provider, baseUrl, expected) => expect(effectiveProvider({ provider, baseUrl })).toBe(expected));
 
   it('addUsage sums every field', () => {
-    const u = { prompt: 1, completion: 2, cacheRead: 3, cacheWrite: 4, reasoning: 5 };
-    expect(addUsage(u, u)).toEqual({ prompt: 2, completion: 4, cacheRead: 6, cacheWrite: 8, reasoning: 10 });
+    const u = { prompt: 1, completion: 2, cacheRead: 3, cacheWrite: 4, cacheWrite1h: 1, reasoning: 5 };
+    expect(addUsage(u, u)).toEqual({ prompt: 2, completion: 4, cacheRead: 6, cacheWrite: 8, cacheWrite1h: 2, reasoning: 10 });
   });
 });
