@@ -17,6 +17,7 @@ import type { DiagNote } from '../core/diag.js';
 import type { ErrorPayload } from '../core/errors.js';
 import type { CoreEvent, PlanTaskState } from '../core/events.js';
 import type { RunApprovalMode, ToolSpec } from '../core/tools/contract.js';
+import type { CallRecord } from '../core/sessions/records.js';
 import type {
   DeliveryResult,
   Exchange,
@@ -25,6 +26,7 @@ import type {
   RoomContext,
   RosterEntry,
   TurnResult,
+  TurnSpend,
 } from '../core/turn/ports.js';
 import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js';
 
@@ -32,9 +34,10 @@ import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js'
  * Bumped on any incompatible change of either union. 1: first version. 2: plan review (init.planReview,
  * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
  * 4: room log (deliver.context, roomLogRead/roomLogResult). 5: request/reply moves to comlink on the same port
- * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union).
+ * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union). 6: usage (callUsage;
+ * turnFailed carries the spend).
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -154,6 +157,19 @@ export interface TurnFailedMessage {
   turnSeq: number;
   error: ErrorPayload;
   exchange: Exchange;
+  /** What the turn's calls cost before it failed (paid failures included), for the turn record and counters. */
+  spend: TurnSpend;
+  /** Calls made (each paid or unpaid call of the turn). */
+  calls: number;
+  elapsedMs: number;
+  /** `backend.name` of the call path ('-' when no backend was made), for the turn record. */
+  backend: string;
+}
+
+/** One LLM call ended (paid or not): the main thread appends its `call` record. */
+export interface CallUsageMessage {
+  kind: 'callUsage';
+  call: CallRecord;
 }
 
 /** A System→User notice line (budget stop, interruption): recorded, never delivered. */
@@ -164,6 +180,7 @@ export interface NoticeMessage {
 
 /** Worker → main, data plane. */
 export type FromWorker =
+  | CallUsageMessage
   | EventMessage
   | DiagMessage
   | DelegateMessage

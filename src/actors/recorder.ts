@@ -4,7 +4,7 @@
  * session store still runs.
  */
 import type { AgentMessage } from '../core/events.js';
-import type { TurnRecord } from '../core/sessions/records.js';
+import type { CallRecord, TurnRecord } from '../core/sessions/records.js';
 import type { Exchange } from '../core/turn/ports.js';
 
 /** Receives every record the runtime produces, in order. Implementations must not throw for I/O trouble. */
@@ -12,6 +12,8 @@ export interface SupervisorRecorder {
   appendMessage(message: AgentMessage): void;
   appendExchange(agentId: string, exchange: Exchange): void;
   appendTurn(record: TurnRecord): void;
+  /** One LLM call's usage record (every call: turns, wrap-ups, summaries). */
+  appendCall(record: CallRecord): void;
 }
 
 /** Records nothing. */
@@ -19,6 +21,7 @@ export const nullRecorder: SupervisorRecorder = {
   appendMessage() {},
   appendExchange() {},
   appendTurn() {},
+  appendCall() {},
 };
 
 /** Keeps every record in memory (tests, and the `ask` path before a store exists). */
@@ -26,6 +29,7 @@ export class MemoryRecorder implements SupervisorRecorder {
   readonly messages: AgentMessage[] = [];
   readonly exchanges: Array<{ agentId: string } & Exchange> = [];
   readonly turns: TurnRecord[] = [];
+  readonly calls: CallRecord[] = [];
   appendMessage(message: AgentMessage): void {
     this.messages.push(message);
   }
@@ -34,5 +38,8 @@ export class MemoryRecorder implements SupervisorRecorder {
   }
   appendTurn(record: TurnRecord): void {
     this.turns.push(record);
+  }
+  appendCall(record: CallRecord): void {
+    this.calls.push(record);
   }
 }

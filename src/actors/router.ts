@@ -20,9 +20,10 @@ import {
 } from '../core/turn/roomLog.js';
 import type { World } from '../core/world/types.js';
 import { CausalTree } from './causalTree.js';
+import { ChainLedger } from './chainLedger.js';
 import { endpointField, lostReplyText, senderLabel, undeliverableText } from './labels.js';
 import { MessageLog } from './messageLog.js';
-import type { DelegateMessage, TurnDoneMessage } from './protocol.js';
+import type { DelegateMessage, TurnDoneMessage, TurnFailedMessage } from './protocol.js';
 import type { SupervisorRecorder } from './recorder.js';
 import { ReplyTable } from './replyTable.js';
 import type { AgentSlot, Envelope } from './types.js';
@@ -43,6 +44,7 @@ export class Router {
   readonly tree = new CausalTree();
   readonly replies = new ReplyTable();
   readonly log = new MessageLog();
+  readonly chains = new ChainLedger();
 
   constructor(private readonly ctx: RouterContext) {}
 
@@ -66,9 +68,10 @@ export class Router {
     return budget === null ? null : BudgetPool.forTokens(budget);
   }
 
-  /** Builds an envelope with a new id. */
-  envelope(fields: Omit<Envelope, 'id'>): Envelope {
-    return { id: randomUUID(), ...fields };
+  /** Builds an envelope with a new id; without `rootId` it is the root of its own chain. */
+  envelope(fields: Omit<Envelope, 'id' | 'rootId'> & { rootId?: string }): Envelope {
+    const id = randomUUID();
+    return { ...fields, id, rootId: fields.rootId ?? id };
   }
 
   /** try_send: NOT_RUNNING without a mailbox, MAILBOX_FULL (retryable) when full. Never waits. */
@@ -174,6 +177,7 @@ export class Router {
       hop: msg.hop,
       awaitingReply: true,
       pool: parent.pool,
+      rootId: parent.rootId,
     });
     try {
       this.deliver(child);
@@ -201,6 +205,7 @@ export class Router {
       completion: r.spend.completion,
       reasoning: r.spend.reasoning,
       cacheWrite: r.spend.cacheWrite,
+      cacheWrite1h: r.spend.cacheWrite1h,
       model: this.modelOf(slot.id),
       backend: msg.backend,
       elapsedMs: r.elapsedMs,
@@ -252,10 +257,33 @@ export class Router {
     }
   }
 
+  /** A turn failed with a coded error: its history note and its turn record (stop failed, what its calls cost). */
+  recordFailedTurn(slot: AgentSlot, env: Envelope, msg: TurnFailedMessage): void {
+    this.ctx.recorder.appendExchange(slot.id, msg.exchange);
+    this.ctx.recorder.appendTurn({
+      agentId: slot.id,
+      tsMs: this.ctx.now() - msg.elapsedMs,
+      hop: env.hop,
+      rounds: msg.calls,
+      waves: 0,
+      stop: { kind: 'failed', code: msg.error.code },
+      prompt: msg.spend.prompt,
+      cached: msg.spend.cached,
+      completion: msg.spend.completion,
+      reasoning: msg.spend.reasoning,
+      cacheWrite: msg.spend.cacheWrite,
+      cacheWrite1h: msg.spend.cacheWrite1h,
+      model: this.modelOf(slot.id),
+      backend: msg.backend,
+      elapsedMs: msg.elapsedMs,
+    });
+  }
+
   /** Ends the in-flight envelope of `slot` (done, folded, failed). */
   finish(slot: AgentSlot, env: Envelope): void {
     if (slot.inFlight === env) slot.inFlight = null;
     this.tree.remove(env.id);
+    if (env.rootId === env.id) this.chains.end(env.id);
   }
 
   /** Resolves every queued envelope's waiter with `result` (stop, crash) and empties the mailbox. */
@@ -263,6 +291,7 @@ export class Router {
     for (const env of slot.mailbox?.drain() ?? []) {
       this.replies.resolve(env.id, result);
       this.tree.remove(env.id);
+      if (env.rootId === env.id) this.chains.end(env.id);
     }
   }
 

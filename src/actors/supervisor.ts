@@ -293,11 +293,18 @@ export class Supervisor {
       const env = this.router.envelope({
         parentId: null, from, to: reception, content: text, hop: 0, awaitingReply: true, pool: this.router.rootPool(),
       });
-      this.router.deliver(env);
+      // Tracked from before delivery, so the outcome carries every call of the chain (the reception and whom it asked).
+      this.router.chains.open(env.id, reception);
+      try {
+        this.router.deliver(env);
+      } catch (error) {
+        this.router.chains.take(env.id);
+        throw error;
+      }
       const result = await new Promise<DeliveryResult>((resolve) =>
         this.router.replies.open(env.id, reception, this.world.askTimeoutSecs * 1000, resolve),
       );
-      return { answer: result.text, state: result.state };
+      return { answer: result.text, state: result.state, calls: this.router.chains.take(env.id)?.calls ?? [] };
     } finally {
       this.externalBusy = false;
     }
@@ -369,6 +376,10 @@ export class Supervisor {
       case 'diag':
         for (const n of msg.notes) this.diag.note(n.kind, n.fields, n.level);
         return;
+      case 'callUsage':
+        (this.opts.recorder ?? nullRecorder).appendCall(msg.call);
+        this.router.chains.add(slot.inFlight?.rootId, msg.call);
+        return;
       case 'notice':
         this.router.notice(msg.text);
         return;
@@ -389,7 +400,11 @@ export class Supervisor {
         else if (msg.kind === 'turnFolded') {
           this.router.finish(slot, env);
           this.router.replies.resolve(env.id, { text: '', state: 'interrupted' });
-        } else this.onTurnFailed(slot, handle, env.id, env.hop, msg.error, msg.exchange);
+        } else {
+          this.stats.settle(slot.id, msg.spend);
+          this.router.recordFailedTurn(slot, env, msg);
+          this.onTurnFailed(slot, handle, env.id, env.hop, msg.error);
+        }
         this.router.pump(slot);
         return;
       }
@@ -398,10 +413,9 @@ export class Supervisor {
     }
   }
 
-  private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload, exchange: Exchange): void {
+  private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload): void {
     const fatal = stopsTheAgent(error);
     if (slot.inFlight !== null) this.router.finish(slot, slot.inFlight);
-    (this.opts.recorder ?? nullRecorder).appendExchange(slot.id, exchange);
     this.diag.note('turn failed', { agent: slot.id, hop, code: error.code, fatal, message: error.message }, 'warn');
     this.bus.emit({ type: 'agentFailed', agentId: slot.id, error: { ...error, agentId: slot.id } });
     this.router.replies.resolve(envId, { text: '', state: 'no_answer' });

@@ -5,6 +5,7 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import type { DiagSink } from '../core/diag.js';
 import type { PlanTaskState } from '../core/events.js';
+import type { CallRecord } from '../core/sessions/records.js';
 import type { RunApprovalMode, ToolReply, ToolSpec } from '../core/tools/contract.js';
 import type { Exchange, PromptMaterial } from '../core/turn/ports.js';
 import type { ModelTemplate, World } from '../core/world/types.js';
@@ -56,8 +57,10 @@ export interface ExternalToolPort {
   call(agentId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolReply>;
 }
 
-/** Result of an external ask: the reception's answer text and how the delivery ended. */
+/** Result of an external ask: the reception's answer text, how the delivery ended, and every LLM call of its chain. */
 export interface ExternalOutcome {
   answer: string;
   state: PlanTaskState;
+  /** Calls made by the reception's turn and the turns it delegated to (ask/plan), until the answer came back. */
+  calls: CallRecord[];
 }

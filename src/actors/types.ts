@@ -23,6 +23,8 @@ export interface Envelope {
   coRecipients?: string[];
   /** The causal root's pool, shared by every envelope of that root; null = no ceiling. */
   pool: BudgetPool | null;
+  /** The root envelope of this causal chain (its own id for a root; ask/plan children inherit it, handoffs do not). */
+  rootId: string;
 }
 
 /** The supervisor's record of one agent. */

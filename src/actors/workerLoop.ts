@@ -13,7 +13,9 @@ import { assertNever, type CoreEvent } from '../core/events.js';
 import type { LlmBackend } from '../core/llm/canonical.js';
 import type { ToolBox, ToolReply } from '../core/tools/contract.js';
 import type { ExternalToolCaller } from '../core/tools/externalTool.js';
+import type { CallRecord } from '../core/sessions/records.js';
 import { endpointLogLabel } from '../core/turn/envelope.js';
+import { SpendLedger } from '../core/turn/turnSpend.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
 import type {
   BudgetGate,
@@ -92,6 +94,10 @@ interface Current {
   envelopeId: string;
   controller: AbortController;
   seq: number;
+  startedMs: number;
+  /** The calls of this turn so far: what a failed turn still cost. */
+  tally: SpendLedger;
+  calls: number;
 }
 
 class AgentActor {
@@ -191,7 +197,8 @@ class AgentActor {
     }
     const controller = new AbortController();
     const seq = ++this.turnSeq;
-    this.current = { envelopeId: msg.envelopeId, controller, seq };
+    const current: Current = { envelopeId: msg.envelopeId, controller, seq, startedMs: this.env.now(), tally: new SpendLedger(), calls: 0 };
+    this.current = current;
     this.emit({ type: 'agentTyping', agentId, active: true });
     let outcome: FromWorker;
     try {
@@ -213,7 +220,17 @@ class AgentActor {
       if (!isFuseforksError(error) || error.code === 'BUG') throw error;
       const exchange: Exchange = { sent: msg.envelope.content, replied: `(failed: ${error.code})` };
       this.pushHistory(exchange);
-      outcome = { kind: 'turnFailed', envelopeId: msg.envelopeId, turnSeq: seq, error: toWire(error), exchange };
+      outcome = {
+        kind: 'turnFailed',
+        envelopeId: msg.envelopeId,
+        turnSeq: seq,
+        error: toWire(error),
+        exchange,
+        spend: current.tally.snapshot(),
+        calls: current.calls,
+        elapsedMs: this.env.now() - current.startedMs,
+        backend: this.backend?.name ?? '-',
+      };
     } finally {
       this.current = null;
       for (const finish of [...this.waits.values()]) finish({ text: '', state: 'interrupted' });
@@ -231,7 +248,7 @@ class AgentActor {
     this.pushHistory({ sent: msg.envelope.content, replied });
     this.note('turn interrupted', { agent: agentId, seq, hop: msg.envelope.hop, rounds: 0, elapsed_ms: -1 });
     this.emit({ type: 'turnInterrupted', agentId, turnSeq: seq });
-    const spend = { prompt: 0, cached: 0, cacheWrite: 0, completion: 0, reasoning: 0, effectiveMilli: 0 };
+    const spend = { prompt: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, completion: 0, reasoning: 0, effectiveMilli: 0 };
     const result: TurnResult = {
       outcome: { kind: 'finish', text: '' },
       replyState: 'interrupted',
@@ -292,6 +309,7 @@ class AgentActor {
       notice: (text) => this.post({ kind: 'notice', text }),
       emit: (event) => this.emit(event),
       diag: this.diag,
+      reportCall: (call) => this.reportCall(envelopeId, call),
       // Only an agent that hears the room log gets the port, so only it is offered `room_log`.
       ...(this.init.agent.hearsRoomLog ? { readRoomLog: (id: string) => this.readRoomLog(id) } : {}),
       ...(this.init.planReview === 'ask'
@@ -355,6 +373,16 @@ class AgentActor {
         hop: request.hop,
       });
     });
+  }
+
+  /** Sends a call's record to the main thread and tallies it on the turn it belongs to. */
+  private reportCall(envelopeId: string, call: CallRecord): void {
+    const cur = this.current;
+    if (cur !== null && cur.envelopeId === envelopeId) {
+      cur.tally.absorbCall(call);
+      cur.calls += 1;
+    }
+    this.post({ kind: 'callUsage', call });
   }
 
   private emit(event: CoreEvent): void {

@@ -18,13 +18,13 @@ import { bootstrapWorld, loadWorld, saveWorld, saveWorldIfNormalized, systemLoca
 import type { Language, World } from '../core/world/types.js';
 import type { LogStderrMode } from '../core/log.js';
 import type { StartupBand } from '../core/startupBand.js';
-import { lostReplyText } from '../actors/labels.js';
 import type { ExternalToolPort, Supervisor } from '../actors/supervisor.js';
 import type { DoorStatus } from './door/doorSettings.js';
 import { openShelfDoor } from './door/shelfDoor.js';
 import { McpClientManager } from './mcp/mcpClientManager.js';
 import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
+import { askOutcome } from './askOutcome.js';
 
 /** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
 export function lockVillage(paths: VillagePaths): VillageLock {
@@ -192,11 +192,7 @@ export async function openHostDoor(
 ): Promise<{ closable: Closable | null; status: DoorStatus | null }> {
   if (!enabled) return { closable: null, status: null };
   const opened = await openShelfDoor(paths.shelf.mcpServer, {
-    askExternal: async (client, message) => {
-      const outcome = await supervisor.askExternalOutcome(client, message);
-      if (outcome.answer !== '') return outcome;
-      return { answer: lostReplyText(outcome.state, supervisor.currentWorld().language), state: outcome.state };
-    },
+    askExternal: async (client, message) => askOutcome(await supervisor.askExternalOutcome(client, message), supervisor.currentWorld()),
     onError: (error) => diag.note('door error', { error: error instanceof Error ? error.name : 'unknown' }, 'warn'),
     version,
   });

@@ -11,8 +11,8 @@ import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
-import { lostReplyText } from '../actors/labels.js';
-import type { ExternalOutcome, Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../actors/supervisor.js';
+import { askOutcome, type AskOutcome } from './askOutcome.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorStatus } from './door/doorSettings.js';
 import type { HostHealth } from './health/hostHealth.js';
@@ -168,14 +168,13 @@ export class Host {
   }
 
   /**
-   * One external request to the reception; resolves with the answer and how the delivery ended. When no text came
-   * back (timed out, interrupted, budget, no answer) the answer is the fixed notice in the village language.
+   * One external request to the reception; resolves with the answer, how the delivery ended, and the tokens and cost
+   * of its chain. When no text came back (timed out, interrupted, budget, no answer) the answer is the fixed notice
+   * in the village language.
    */
-  async askExternal(client: string, text: string): Promise<ExternalOutcome> {
+  async askExternal(client: string, text: string): Promise<AskOutcome> {
     this.assertOpen();
-    const outcome = await this.supervisor.askExternalOutcome(client, text);
-    if (outcome.answer !== '') return outcome;
-    return { answer: lostReplyText(outcome.state, this.world().language), state: outcome.state };
+    return askOutcome(await this.supervisor.askExternalOutcome(client, text), this.world());
   }
 
   /** A new, empty conversation becomes current (agents started afterwards begin without history). */

@@ -7,7 +7,7 @@
 import type { DiagSink } from '../core/diag.js';
 import { isFuseforksError } from '../core/errors.js';
 import type { AgentMessage, CoreEvent } from '../core/events.js';
-import type { SessionRecordBody, TurnRecord } from '../core/sessions/records.js';
+import type { CallRecord, SessionRecordBody, TurnRecord } from '../core/sessions/records.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { Exchange } from '../core/turn/ports.js';
 import type { SupervisorRecorder } from '../actors/recorder.js';
@@ -44,6 +44,10 @@ export class SessionRecorder implements SupervisorRecorder {
 
   appendTurn(record: TurnRecord): void {
     this.append({ kind: 'turn', ...record }, record.agentId);
+  }
+
+  appendCall(record: CallRecord): void {
+    this.append({ kind: 'call', ...record }, null);
   }
 
   /** Resolves when every append issued so far has settled (committed or failed). */

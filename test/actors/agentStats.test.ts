@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/actors/agentStats.js';
 
-const spend = (prompt: number, cached: number, completion: number) => ({ prompt, cached, cacheWrite: 0, completion, reasoning: 0, effectiveMilli: 0 });
+const spend = (prompt: number, cached: number, completion: number) => ({ prompt, cached, cacheWrite: 0, cacheWrite1h: 0, completion, reasoning: 0, effectiveMilli: 0 });
 
 describe('agent stats', () => {
   it('settles every turn into the counters (total = prompt + completion)', () => {

@@ -68,7 +68,7 @@ describe('delegation routing', () => {
     const v = make(abc());
     await startAll(v, ['A', 'B', 'C']);
     const out = await v.sup.askExternalOutcome('tester', 'ask:B:ask:C:ping');
-    expect(out).toEqual({ answer: 'A<answered:B<answered:C:ping>>', state: 'answered' });
+    expect(out).toEqual({ answer: 'A<answered:B<answered:C:ping>>', state: 'answered', calls: [] });
     const replies = notes(v, 'reply').map((n) => `${n.fields.agent}->${n.fields.to}@${n.fields.hop}`);
     expect(replies).toEqual(['C->B@3', 'B->A@2', 'A->external:tester@1']);
     expect(v.recorder.turns.map((t) => t.agentId)).toEqual(['C', 'B', 'A']);
@@ -149,7 +149,7 @@ describe('interrupts', () => {
     await until(() => ofType(v, 'agentTyping').some((e) => e.active), 'A busy');
     await v.sup.interruptAll();
     expect((await first).state).toBe('interrupted');
-    expect(await v.sup.askExternalOutcome('three', 'hi')).toEqual({ answer: 'A:hi', state: 'answered' });
+    expect(await v.sup.askExternalOutcome('three', 'hi')).toEqual({ answer: 'A:hi', state: 'answered', calls: [] });
   });
 });
 
@@ -157,15 +157,15 @@ describe('failure isolation', () => {
   it('a crashed worker fails only its agent; its asker gets no_answer and the others keep answering', async () => {
     const v = make(abc());
     await startAll(v, ['A', 'B', 'C']);
-    expect(await v.sup.askExternalOutcome('t', 'ask:B:crash')).toEqual({ answer: expect.stringMatching(/^A<no_answer:\(No answer/), state: 'answered' });
+    expect(await v.sup.askExternalOutcome('t', 'ask:B:crash')).toEqual({ answer: expect.stringMatching(/^A<no_answer:\(No answer/), state: 'answered', calls: [] });
     expect(ofType(v, 'agentFailed')[0]).toMatchObject({ agentId: 'B', error: { code: 'WORKER_CRASHED' } });
     expect(v.sup.statuses()).toContainEqual({ agentId: 'B', status: 'failed' });
     expect(v.recorder.messages.some((m) => m.content === 'Agent B stopped after a failure.')).toBe(true);
-    expect(await v.sup.askExternalOutcome('t', 'ask:C:hi')).toEqual({ answer: 'A<answered:C:hi>', state: 'answered' });
+    expect(await v.sup.askExternalOutcome('t', 'ask:C:hi')).toEqual({ answer: 'A<answered:C:hi>', state: 'answered', calls: [] });
     expect(await v.sup.askExternalOutcome('t', 'ask:B:hi')).toMatchObject({ answer: expect.stringContaining('undeliverable') });
     await v.sup.startAgent('B');
     expect(notes(v, 'agent reaped')[0]?.fields).toEqual({ agent: 'B', had_error: true });
-    expect(await v.sup.askExternalOutcome('t', 'ask:B:back')).toEqual({ answer: 'A<answered:B:back>', state: 'answered' });
+    expect(await v.sup.askExternalOutcome('t', 'ask:B:back')).toEqual({ answer: 'A<answered:B:back>', state: 'answered', calls: [] });
   });
 
   it('a worker that exits is a crash too', async () => {
@@ -193,7 +193,7 @@ describe('failure isolation', () => {
     v.sup.sendUserMessage('A', 'crash');
     await until(() => notes(v, 'agent started').length === 2, 'restart');
     expect(notes(v, 'agent started')[1]?.fields).toMatchObject({ reaped: true });
-    expect(await v.sup.askExternalOutcome('t', 'hi')).toEqual({ answer: 'A:hi', state: 'answered' });
+    expect(await v.sup.askExternalOutcome('t', 'hi')).toEqual({ answer: 'A:hi', state: 'answered', calls: [] });
   });
 
   it('never restarts a worker that died before ready', async () => {

@@ -22,7 +22,7 @@ function finish(input: TurnInput, text: string): TurnResult {
   return {
     outcome: { kind: 'finish', text }, replyState: 'answered', replyText: text, stop: { kind: 'completed' },
     exchange: { sent: input.envelope.content, replied: text }, rounds: 1, waves: 0,
-    spend: { prompt: 1, cached: 0, cacheWrite: 0, completion: 1, reasoning: 0, effectiveMilli: 5000 },
+    spend: { prompt: 1, cached: 0, cacheWrite: 0, cacheWrite1h: 0, completion: 1, reasoning: 0, effectiveMilli: 5000 },
     lastCallMilli: 5000, elapsedMs: 1,
   };
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EXIT_CODE_TABLE } from '../../src/cli/exitCodes.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
+import { CALL_PURPOSES, CURRENT_RECORD_VERSION, RECORD_KINDS } from '../../src/core/sessions/records.js';
+import { readFixture } from '../core/sessions/fixtures.js';
 import { FINDING_CODES } from '../../src/core/preflight/finding.js';
 import {
   AGENT_STATUSES,
@@ -13,6 +15,7 @@ import {
 } from '../../src/core/events.js';
 
 interface Ledger {
+  session_records: { version: number; kinds: Record<string, unknown>; call_purposes: string[] };
   enums: Record<string, string[]>;
   events: Record<string, string[]>;
   error_codes: Record<string, string>;
@@ -71,6 +74,18 @@ describe('data_contract.yaml and the code agree', () => {
 
   it('lists exactly the exit codes 0-9', () => {
     expect(Object.keys(ledger.exit_codes).map(Number)).toEqual(EXIT_CODE_TABLE.map((row) => row.code));
+  });
+
+  it('lists exactly the session record kinds, version and call purposes', () => {
+    expect(ledger.session_records.version).toBe(CURRENT_RECORD_VERSION);
+    expect(sorted(Object.keys(ledger.session_records.kinds))).toEqual(sorted(RECORD_KINDS));
+    expect(ledger.session_records.call_purposes).toEqual([...CALL_PURPOSES]);
+  });
+
+  it.each(['turn', 'call', 'summary', 'exchange'])('record %s lists exactly the fields of its newest fixture', (kind) => {
+    const name = ['turn', 'call'].includes(kind) ? `${kind}.v2.json` : `${kind}.v1.json`;
+    const fields = Object.keys(readFixture(name) as object).filter((k) => k !== 'v' && k !== 'kind');
+    expect(sorted(fields)).toEqual(sorted(ledger.session_records.kinds[kind] as string[]));
   });
 
   it('lists exactly the plan task states and agent statuses', () => {

@@ -18,6 +18,7 @@ import type {
   TurnPorts,
   TurnResult,
 } from '../../src/core/turn/ports.js';
+import type { CallRecord } from '../../src/core/sessions/records.js';
 import { runTurn } from '../../src/core/turn/turnEngine.js';
 import type { AgentSpec, Language, ModelTemplate } from '../../src/core/world/types.js';
 
@@ -128,6 +129,8 @@ export class TurnHarness {
   /** Every finished turn, in completion order. */
   readonly turns: Array<{ agentId: string; result: TurnResult }> = [];
   readonly deliveries: DeliveryRequest[] = [];
+  /** Every LLM call the engine reported, in order. */
+  readonly calls: CallRecord[] = [];
   private readonly agents = new Map<string, HarnessAgent>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly lastCall = new Map<string, number>();
@@ -184,6 +187,7 @@ export class TurnHarness {
         notice: (text) => this.notices.push(text),
         emit: (event) => this.events.push(event),
         diag: this.diag,
+        reportCall: (call) => this.calls.push(call),
       };
       const result = await runTurn(
         {

@@ -11,11 +11,13 @@ import type { AgentMessage, Endpoint, TurnStop } from '../events.js';
  * Schema version written into every record (`v`). Newer builds read every older version; a record with a
  * higher version than this build knows is skipped and counted, never a crash.
  *   v1 — message / exchange / summary / turn, as the original's Spec 12 + Spec 39 records (no cacheWrite1h).
+ *   v2 — `call` (one per LLM call: agent, template, model, usage, latency, outcome); `turn` gains cacheWrite1h
+ *        (a v1 turn reads with cacheWrite1h 0, which for those records means "not recorded").
  */
-export const CURRENT_RECORD_VERSION = 1;
+export const CURRENT_RECORD_VERSION = 2;
 
 /** The record kinds, closed. */
-export const RECORD_KINDS = ['message', 'exchange', 'summary', 'turn'] as const;
+export const RECORD_KINDS = ['message', 'exchange', 'summary', 'turn', 'call'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** Per-turn usage as settled by the turn driver. Token fields are token counts; times are epoch / elapsed ms. */
@@ -35,9 +37,39 @@ export interface TurnRecord {
   reasoning: number;
   /** Subset of prompt, disjoint from cached. */
   cacheWrite: number;
+  /** Subset of cacheWrite written with the 1-hour TTL (v2; 0 in v1 records = not recorded). */
+  cacheWrite1h: number;
   model: string;
   backend: string;
   elapsedMs: number;
+}
+
+/** Why an LLM call was made: a round of a turn, the wrap-up after a cut turn, or "summarize and continue". */
+export const CALL_PURPOSES = ['turn', 'wrap_up', 'summarize'] as const;
+export type CallPurpose = (typeof CALL_PURPOSES)[number];
+
+/** How one LLM call ended. Tag `kind`; `failed` carries the error code (a truncated output is paid and failed). */
+export type CallOutcome = { kind: 'ok' } | { kind: 'failed'; code: string } | { kind: 'interrupted' };
+
+/** One LLM call as billed (tokens) and timed (ms). Token fields follow TurnRecord's rules. */
+export interface CallRecord {
+  agentId: string;
+  templateId: string;
+  model: string;
+  backend: string;
+  purpose: CallPurpose;
+  /** Call start, epoch ms. */
+  tsMs: number;
+  latencyMs: number;
+  outcome: CallOutcome;
+  prompt: number;
+  cached: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  completion: number;
+  reasoning: number;
+  /** The wire reported no usage: prompt and completion are the bytes/4 estimate the budget charged. */
+  estimated: boolean;
 }
 
 /** A record body as callers hand it to `append` (the store adds `v`). */
@@ -45,7 +77,8 @@ export type SessionRecordBody =
   | { kind: 'message'; message: AgentMessage }
   | { kind: 'exchange'; agentId: string; sent: string; replied: string }
   | { kind: 'summary'; agentId: string; text: string; coversUpToSeq: number }
-  | ({ kind: 'turn' } & TurnRecord);
+  | ({ kind: 'turn' } & TurnRecord)
+  | ({ kind: 'call' } & CallRecord);
 
 /** A record as stored: the body plus its schema version. */
 export type SessionRecord = SessionRecordBody & { v: number };
@@ -113,6 +146,14 @@ function isTurnStop(value: unknown): value is TurnStop {
   }
 }
 
+function isCallOutcome(value: unknown): value is CallOutcome {
+  if (!isObj(value)) return false;
+  if (value.kind === 'ok' || value.kind === 'interrupted') return true;
+  return value.kind === 'failed' && isStr(value.code);
+}
+
+const CALL_COUNTS = ['tsMs', 'latencyMs', 'prompt', 'cached', 'cacheWrite', 'cacheWrite1h', 'completion', 'reasoning'] as const;
+
 const TURN_COUNTS = [
   'tsMs',
   'hop',
@@ -140,7 +181,16 @@ function isBody(value: Obj): boolean {
         isStr(value.model) &&
         isStr(value.backend) &&
         isTurnStop(value.stop) &&
-        TURN_COUNTS.every((key) => isCount(value[key]))
+        TURN_COUNTS.every((key) => isCount(value[key])) &&
+        (value.cacheWrite1h === undefined || isCount(value.cacheWrite1h))
+      );
+    case 'call':
+      return (
+        [value.agentId, value.templateId, value.model, value.backend].every(isStr) &&
+        (CALL_PURPOSES as readonly unknown[]).includes(value.purpose) &&
+        isCallOutcome(value.outcome) &&
+        typeof value.estimated === 'boolean' &&
+        CALL_COUNTS.every((key) => isCount(value[key]))
       );
     default:
       return false;
@@ -157,6 +207,9 @@ export function checkRecord(value: unknown): RecordCheck {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) return { ok: false, reason: 'malformed' };
   if (v > CURRENT_RECORD_VERSION) return { ok: false, reason: 'future_version' };
   if (!isBody(value)) return { ok: false, reason: 'malformed' };
+  // v1 had no `call` kind and no 1-hour write on turns.
+  if (v === 1 && value.kind === 'call') return { ok: false, reason: 'malformed' };
+  if (value.kind === 'turn' && value.cacheWrite1h === undefined) return { ok: true, record: { ...value, cacheWrite1h: 0 } as SessionRecord };
   return { ok: true, record: value as SessionRecord };
 }
 

@@ -71,6 +71,8 @@ export function foldRestore(records: Iterable<SeqRecord>, limits: RestoreLimits,
       case 'turn':
         turns += 1;
         break;
+      case 'call':
+        break;
     }
   }
   if (logTail.length > limits.logCapacity) logTail.splice(0, logTail.length - limits.logCapacity);

@@ -8,6 +8,7 @@
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint, PlanTaskState, TurnStop } from '../events.js';
 import type { DiagSink } from '../diag.js';
 import type { RoomLogRead } from './roomLog.js';
+import type { CallRecord } from '../sessions/records.js';
 import type { LlmBackend } from '../llm/canonical.js';
 import type { RunApprovalMode, ToolBox } from '../tools/contract.js';
 import type { AgentSpec, Language, ModelTemplate } from '../world/types.js';
@@ -74,6 +75,8 @@ export interface TurnPorts {
    * (then the tool is not offered even when the agent hears the room log).
    */
   readRoomLog?(id: string): Promise<RoomLogRead>;
+  /** One LLM call of this turn ended (paid or not): its `call` record. Absent = calls are not recorded. */
+  reportCall?(call: CallRecord): void;
 }
 
 /** Volatile context the driver computed at delivery from its message ring (null = nothing to show). */
@@ -163,6 +166,8 @@ export interface TurnSpend {
   prompt: number;
   cached: number;
   cacheWrite: number;
+  /** Part of cacheWrite written with the 1-hour TTL. */
+  cacheWrite1h: number;
   completion: number;
   reasoning: number;
   effectiveMilli: number;

@@ -2,12 +2,12 @@
  * How a turn ends: the shared run state, the two early exits (interrupted, budget stop), the summary call
  * after a cut, the empty-reply fallback, and the `turn:` line. Split from the loop to keep each file small.
  */
-import { effectiveMilli, effectiveTokens, estimateMilli, accountableUsage, utf8Bytes } from '../budget/effectiveTokens.js';
+import { effectiveTokens, estimateMilli } from '../budget/effectiveTokens.js';
 import { budgetStopKind } from '../budget/budgetPool.js';
 import { turnStopLabel, type TurnStop } from '../events.js';
 import type { ChatMessage, ChatRequest, ToolSpec } from '../llm/canonical.js';
 import type { TurnDeps, TurnInput, TurnResult } from './ports.js';
-import { requestText } from './turnMessages.js';
+import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
 import type { SpendLedger } from './turnSpend.js';
 import { budgetHistoryNote, budgetNotice, interruptedHistoryNote, interruptedNotice, summarizeInstruction } from './wording.js';
 
@@ -138,15 +138,6 @@ export function chatRequest(run: TurnRun, messages: ChatMessage[], tools: ToolSp
   };
 }
 
-/** Accounts one paid call: ledger, reservation, last-call cost. Returns the call's milli-tokens. */
-export function absorbCall(run: TurnRun, request: ChatRequest, usageIn: Parameters<typeof accountableUsage>[0], received: string): number {
-  const usage = accountableUsage(usageIn, utf8Bytes(requestText(request.messages)), utf8Bytes(received));
-  const milli = effectiveMilli(usage);
-  run.ledger.absorb(usage, milli);
-  run.lastCallMilli = milli;
-  return milli;
-}
-
 /**
  * One extra call after a cut with no text: tools stay defined (cache prefix) but tool choice is none.
  * Not a round. Any failure — including no budget — just leaves the text blank (the fallback follows).
@@ -159,16 +150,18 @@ export async function summaryCall(run: TurnRun, messages: ChatMessage[], tools: 
     if (reservation === null) return '';
   }
   const request = chatRequest(run, [...messages, { role: 'system', content: summarizeInstruction(input.language) }], tools, stableLen, true);
+  const stamp = { purpose: 'wrap_up' as const, startedMs: deps.now() };
   try {
     const response = await deps.backend.chat(request, { signal: deps.signal });
     const text = response.text ?? '';
-    const milli = absorbCall(run, request, response.usage, text);
+    const milli = absorbCall(run, request, response.usage, text, stamp, { kind: 'ok' });
     reservation?.commit(milli);
     return text;
   } catch (error) {
     reservation?.refund();
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'BUG';
-    deps.ports.diag.note('summary failed', { agent: input.agent.id, code }, 'warn');
+    const outcome = failedOutcome(error, deps.signal.aborted);
+    reportUnpaid(run, stamp, outcome);
+    deps.ports.diag.note('summary failed', { agent: input.agent.id, code: outcome.kind === 'failed' ? outcome.code : 'INTERRUPTED' }, 'warn');
     return '';
   }
 }

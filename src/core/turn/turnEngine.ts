@@ -13,8 +13,8 @@ import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
 import { composeSystemPrompt } from './systemPrompt.js';
 import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
+import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
 import {
-  absorbCall,
   chatRequest,
   finishBudget,
   finishInterrupted,
@@ -115,18 +115,21 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     }
 
     const request = chatRequest(run, messages, tools, prompt.stableLen);
+    const stamp = { purpose: 'turn' as const, startedMs: deps.now() };
     let response: ChatResponse;
     try {
       response = await deps.backend.chat(request, { signal: deps.signal });
     } catch (error) {
       const paid = paidUsage(error);
+      const failed = failedOutcome(error, deps.signal.aborted);
       if (paid !== null) {
         run.rounds += 1;
         // Computed first: `reservation?.commit(f())` would skip f() when there is no budget.
-        const paidMilli = absorbCall(run, request, paid, '');
+        const paidMilli = absorbCall(run, request, paid, '', stamp, failed);
         reservation?.commit(paidMilli);
       } else {
         reservation?.refund();
+        reportUnpaid(run, stamp, failed);
       }
       // The signal also aborts the in-flight HTTP call: a failure caused by the cancel is an interruption.
       if (deps.signal.aborted) return finishInterrupted(run);
@@ -136,7 +139,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     }
     run.rounds += 1;
     noteCacheLine(run, run.rounds, messages, prompt.stableLen, response.usage);
-    const milli = absorbCall(run, request, response.usage, receivedText(response));
+    const milli = absorbCall(run, request, response.usage, receivedText(response), stamp, { kind: 'ok' });
     reservation?.commit(milli);
 
     const decision = decide(response, {

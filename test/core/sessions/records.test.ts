@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENT_RECORD_VERSION, RECORD_KINDS, checkRecord, stampRecord } from '../../../src/core/sessions/records.js';
-import { readFixture, V1_FIXTURES } from './fixtures.js';
+import { readFixture, V1_FIXTURES, V2_FIXTURES } from './fixtures.js';
 
 describe('checkRecord on the frozen corpus', () => {
-  it.each(V1_FIXTURES)('accepts %s', (name) => {
+  it.each([...V1_FIXTURES, ...V2_FIXTURES])('accepts %s', (name) => {
     const check = checkRecord(readFixture(name));
     expect(check.ok).toBe(true);
   });
 
-  it('covers every record kind with a v1 fixture', () => {
-    const kinds = V1_FIXTURES.map((name) => (readFixture(name) as { kind: string }).kind).sort();
-    expect(kinds).toEqual([...RECORD_KINDS].sort());
+  it('covers every record kind with a fixture', () => {
+    const kinds = new Set([...V1_FIXTURES, ...V2_FIXTURES].map((name) => (readFixture(name) as { kind: string }).kind));
+    expect([...kinds].sort()).toEqual([...RECORD_KINDS].sort());
+  });
+
+  it('reads a v1 turn with cacheWrite1h 0 and keeps a v2 turn\'s 1-hour write', () => {
+    const v1 = checkRecord(readFixture('turn.v1.json'));
+    const v2 = checkRecord(readFixture('turn.v2.json'));
+    expect(v1.ok && v1.record.kind === 'turn' ? v1.record.cacheWrite1h : null).toBe(0);
+    expect(v2.ok && v2.record.kind === 'turn' ? v2.record.cacheWrite1h : null).toBe(600);
   });
 
   it('skips the malformed fixture as malformed and the future one as future_version', () => {
@@ -20,6 +27,7 @@ describe('checkRecord on the frozen corpus', () => {
 });
 
 const turn = readFixture('turn.v1.json') as Record<string, unknown>;
+const call = readFixture('call.v2.json') as Record<string, unknown>;
 const message = readFixture('message.v1.json') as { message: Record<string, unknown> } & Record<string, unknown>;
 
 describe('checkRecord table', () => {
@@ -30,7 +38,13 @@ describe('checkRecord table', () => {
     ['version 0', { v: 0, kind: 'exchange', agentId: 'a', sent: 's', replied: 'r' }, 'malformed'],
     ['fractional version', { v: 1.5, kind: 'exchange', agentId: 'a', sent: 's', replied: 'r' }, 'malformed'],
     ['unknown kind', { v: 1, kind: 'note', text: 'x' }, 'malformed'],
-    ['unknown kind of the future', { v: 2, kind: 'note', text: 'x' }, 'future_version'],
+    ['unknown kind of the future', { v: 3, kind: 'note', text: 'x' }, 'future_version'],
+    ['call in a v1 record', { ...call, v: 1 }, 'malformed'],
+    ['call failed with a code', { ...call, outcome: { kind: 'failed', code: 'LLM_HTTP' } }, 'ok'],
+    ['call failed without a code', { ...call, outcome: { kind: 'failed' } }, 'malformed'],
+    ['call with an unknown purpose', { ...call, purpose: 'chat' }, 'malformed'],
+    ['call without estimated', { ...call, estimated: undefined }, 'malformed'],
+    ['call with negative latency', { ...call, latencyMs: -1 }, 'malformed'],
     ['exchange missing replied', { v: 1, kind: 'exchange', agentId: 'a', sent: 's' }, 'malformed'],
     ['summary negative covers', { v: 1, kind: 'summary', agentId: 'a', text: 't', coversUpToSeq: -1 }, 'malformed'],
     ['turn with NaN prompt', { ...turn, prompt: Number.NaN }, 'malformed'],

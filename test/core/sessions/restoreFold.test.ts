@@ -56,7 +56,7 @@ describe('foldRestore', () => {
     },
     {
       name: 'turn records restore nothing',
-      records: [{ v: 1, seq: 0, kind: 'turn', agentId: 'a', tsMs: 1, hop: 0, rounds: 1, waves: 0, stop: { kind: 'completed' }, prompt: 1, cached: 0, completion: 1, reasoning: 0, cacheWrite: 0, model: 'm', backend: 'echo', elapsedMs: 1 }],
+      records: [{ v: 1, seq: 0, kind: 'turn', agentId: 'a', tsMs: 1, hop: 0, rounds: 1, waves: 0, stop: { kind: 'completed' }, prompt: 1, cached: 0, completion: 1, reasoning: 0, cacheWrite: 0, cacheWrite1h: 0, model: 'm', backend: 'echo', elapsedMs: 1 }],
       tail: [],
       histories: {},
       summaries: {},

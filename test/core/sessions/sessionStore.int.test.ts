@@ -11,8 +11,8 @@ import type { AgentMessage } from '../../../src/core/events.js';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
 import { openSessionStore } from '../../../src/core/sessions/openSessionStore.js';
 import type { SessionStore } from '../../../src/core/sessions/sessionStore.js';
-import type { SessionRecordBody } from '../../../src/core/sessions/records.js';
-import { readFixture, V1_FIXTURES } from './fixtures.js';
+import { CURRENT_RECORD_VERSION, type SessionRecordBody } from '../../../src/core/sessions/records.js';
+import { readFixture, V1_FIXTURES, V2_FIXTURES } from './fixtures.js';
 
 let dir: string;
 const opened: SessionStore[] = [];
@@ -120,7 +120,7 @@ describe('session store on real LMDB', () => {
     expect(lines[0]).toMatchObject({ session: { id, meta: { recordCount: 3, title: 'hello' } } });
     expect(lines[0]).not.toHaveProperty('kind');
     expect(lines.slice(1).map((l) => [l.seq, l.kind])).toEqual([[0, 'message'], [1, 'exchange'], [2, 'summary']]);
-    expect(lines[2]).toEqual({ seq: 1, kind: 'exchange', v: 1, agentId: 'a', sent: 'folded hello', replied: 're:folded hello' });
+    expect(lines[2]).toEqual({ seq: 1, kind: 'exchange', v: CURRENT_RECORD_VERSION, agentId: 'a', sent: 'folded hello', replied: 're:folded hello' });
     expect(fs.readdirSync(path.join(dir, 'exports'))).toEqual([`${id}.jsonl`]);
   });
 
@@ -151,27 +151,27 @@ describe('session store on real LMDB', () => {
     expect(restored.counts).toMatchObject({ messages: 1, histories: 2, summaries: 0 });
   });
 
-  it('reads the frozen corpus: v1 records restored, malformed and future-version skipped with counts', async () => {
+  it('reads the frozen corpus: v1 and v2 records restored, malformed and future-version skipped with counts', async () => {
     const store = openStore();
     const { id } = await store.create();
     await store.close();
     // Write the fixture values raw, behind the store's back, exactly as an older or newer build would have.
     const env = open({ path: path.join(dir, 'sessions.mdb'), overlappingSync: false, maxDbs: 4 });
     const records = env.openDB<unknown, [string, number]>({ name: 'records' });
-    const names = [...V1_FIXTURES, 'malformed.json', 'future.v99.json'];
+    const names = [...V1_FIXTURES, 'malformed.json', 'future.v99.json', ...V2_FIXTURES];
     names.forEach((name, seq) => void records.put([id, seq], readFixture(name)));
     await records.committed;
     await env.close();
 
     const again = openStore();
     const read = again.records(id);
-    expect(read.records.map((r) => r.kind)).toEqual(['message', 'exchange', 'summary', 'turn']);
+    expect(read.records.map((r) => r.kind)).toEqual(['message', 'exchange', 'summary', 'turn', 'turn', 'call']);
     expect(read.skipped).toEqual({ futureVersion: 1, malformed: 1 });
     const restored = again.restore(id);
     expect(restored.counts.skipped).toEqual({ futureVersion: 1, malformed: 1 });
     expect(restored.summaries.get('planner')).toEqual({ text: 'We agreed on a Friday launch.', coversUpToSeq: 1 });
     expect(restored.histories.has('planner')).toBe(false);
-    expect(restored.counts.turns).toBe(1);
+    expect(restored.counts.turns).toBe(2);
   });
 
   it('a second open of the same store is refused with SESSION_STORE_LOCKED (the second net)', () => {

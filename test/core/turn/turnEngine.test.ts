@@ -95,6 +95,7 @@ describe('runTurn: cuts', () => {
     expect(summary.messages.at(-1)!.role).toBe('system');
     expect(h.noteKinds()).toEqual(expect.arrayContaining(['tool blocked', 'turn cut', 'turn']));
     expect(h.diag.notes.find((n) => n.kind === 'turn')!.fields.stop).toBe('repeat:same');
+    expect(h.calls.map((c) => c.purpose)).toEqual(['turn', 'turn', 'turn', 'wrap_up']);
   });
 
   it('the tool limit emits toolLimitReached and falls back when the summary is blank', async () => {
@@ -154,6 +155,8 @@ describe('runTurn: budget', () => {
     expect(r.spend.prompt).toBeGreaterThan(0);
     expect(pool.remainingMilli()).toBe(10_000_000 - r.spend.effectiveMilli);
     expect(r.lastCallMilli).toBe(r.spend.effectiveMilli);
+    // The call record carries what was charged, and says it was estimated.
+    expect(h.calls).toEqual([expect.objectContaining({ purpose: 'turn', outcome: { kind: 'ok' }, completion: 2, prompt: r.spend.prompt, estimated: true })]);
   });
 });
 
@@ -191,6 +194,7 @@ describe('runTurn: interrupts', () => {
     const r = await h.send('a', 'x', { signal: controller.signal, budget: pool });
     expect(r.stop).toEqual({ kind: 'interrupted' });
     expect(pool.remainingMilli()).toBe(5_000_000);
+    expect(h.calls.map((c) => c.outcome)).toEqual([{ kind: 'interrupted' }]);
   });
 
   it('cancel wins over an exhausted budget at the same boundary', async () => {
@@ -213,6 +217,7 @@ describe('runTurn: LLM errors', () => {
     await expect(h.send('a', 'x', { budget: pool })).rejects.toMatchObject({ code: 'LLM_API', retryable: false });
     expect(pool.remainingMilli()).toBe(5_000_000);
     expect(h.diag.notes.find((n) => n.kind === 'turn')!.fields).toMatchObject({ rounds: '0/-', stop: 'failed:LLM_API' });
+    expect(h.calls).toEqual([expect.objectContaining({ outcome: { kind: 'failed', code: 'LLM_API' }, prompt: 0, completion: 0, estimated: false })]);
   });
 
   it('a truncated output is paid for, then propagates', async () => {
@@ -222,6 +227,7 @@ describe('runTurn: LLM errors', () => {
     await expect(h.send('a', 'x', { budget: pool })).rejects.toMatchObject({ code: 'LLM_OUTPUT_TRUNCATED' });
     expect(pool.remainingMilli()).toBe(5_000_000 - (100 * 1000 + 512 * 4000));
     expect(h.diag.notes.find((n) => n.kind === 'turn')!.fields).toMatchObject({ rounds: '1/-', prompt: 100 });
+    expect(h.calls).toEqual([expect.objectContaining({ outcome: { kind: 'failed', code: 'LLM_OUTPUT_TRUNCATED' }, prompt: 100, completion: 512 })]);
   });
 });
 
