@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { CALL_PURPOSES, CURRENT_RECORD_VERSION, RECORD_KINDS } from '../../src/core/sessions/records.js';
 import { readFixture } from '../core/sessions/fixtures.js';
 import { FINDING_CODES } from '../../src/core/preflight/finding.js';
+import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, WORK_DIR_TOOL_NAMES } from '../../src/core/tools/registry.js';
 import {
   AGENT_STATUSES,
   CORE_EVENT_TYPES,
@@ -21,6 +22,7 @@ interface Ledger {
   error_codes: Record<string, string>;
   finding_codes: Record<string, { level: string }>;
   exit_codes: Record<string, string>;
+  tools: { bundled: string[]; default_enabled: string[]; work_dir: string[] };
 }
 
 const ledger = parse(readFileSync(new URL('../../data_contract.yaml', import.meta.url), 'utf8')) as Ledger;
@@ -86,6 +88,12 @@ describe('data_contract.yaml and the code agree', () => {
     const name = ['turn', 'call'].includes(kind) ? `${kind}.v2.json` : `${kind}.v1.json`;
     const fields = Object.keys(readFixture(name) as object).filter((k) => k !== 'v' && k !== 'kind');
     expect(sorted(fields)).toEqual(sorted(ledger.session_records.kinds[kind] as string[]));
+  });
+
+  it('lists exactly the bundled, default and work-folder tool sets', () => {
+    expect(ledger.tools.bundled).toEqual([...BUNDLED_TOOL_NAMES]);
+    expect(ledger.tools.default_enabled).toEqual([...DEFAULT_ENABLED_TOOLS]);
+    expect(ledger.tools.work_dir).toEqual([...WORK_DIR_TOOL_NAMES]);
   });
 
   it('lists exactly the plan task states and agent statuses', () => {

@@ -8,12 +8,12 @@ import type { AgentTool, ToolBox, ToolContext, ToolOutcome, ToolPresentation, To
 import { readReason, withReasonParam } from './toolReason.js';
 import { pick } from './toolText.js';
 
-/** Every tool shipped with Fuseforks (sd, yq, rag come later). */
-export const BUNDLED_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'remember', 'run'] as const;
+/** Every tool `enabledTools` can name (`rag` is outside: it shows whenever a declared folder exists). */
+export const BUNDLED_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'remember', 'run', 'sd', 'yq'] as const;
 /** Shown when an agent's `enabledTools` is null: the bundled set without `run`. */
-export const DEFAULT_ENABLED_TOOLS = ['diff', 'fd', 'file', 'grep', 'remember'] as const;
+export const DEFAULT_ENABLED_TOOLS = ['diff', 'fd', 'file', 'grep', 'remember', 'sd', 'yq'] as const;
 /** Tools that need a work folder; hidden while the agent has none. */
-export const WORK_DIR_TOOL_NAMES = ['diff', 'fd', 'file', 'grep'] as const;
+export const WORK_DIR_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'sd', 'yq'] as const;
 
 const BUNDLED: ReadonlySet<string> = new Set(BUNDLED_TOOL_NAMES);
 const WORK_DIR: ReadonlySet<string> = new Set(WORK_DIR_TOOL_NAMES);
