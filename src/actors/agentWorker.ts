@@ -56,6 +56,7 @@ const env: WorkerEnv = {
         enabledTools: init.agent.enabledTools,
         language: init.language,
         workspaceDir: init.workspaceDir,
+        ragSources: init.agent.ragSources,
       },
       init.externalTools.map((spec) => external.externalTool(spec, callExternal)),
     );

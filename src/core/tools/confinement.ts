@@ -27,8 +27,16 @@ export function noWorkDirText(language: Language): string {
 
 const no = (refusal: string): Confined => ({ ok: false, refusal });
 
+/** How refusals name the confining place: the work folder, or the declared reference folders of `rag`. */
+export type Place = 'work' | 'rag';
+
+function placeName(place: Place, language: Language): string {
+  if (place === 'rag') return pick(language, '宣言された資料フォルダ', 'the declared reference folders');
+  return pick(language, '作業フォルダ', 'the work folder');
+}
+
 /** Checks that need no disk: type, NUL and hidden chars, absolute paths, and `..` that leaves the root. */
-function lexicalCheck(root: string, rel: unknown, language: Language): Confined {
+function lexicalCheck(root: string, rel: unknown, language: Language, place: Place = 'work'): Confined {
   if (typeof rel !== 'string') {
     return no(pick(language, 'パスは文字列で指定してください。', 'The path must be a string.'));
   }
@@ -45,24 +53,29 @@ function lexicalCheck(root: string, rel: unknown, language: Language): Confined 
     return no(
       pick(
         language,
-        `絶対パス ${rel} は使えません。作業フォルダからの相対パスを指定してください。`,
-        `Absolute path ${rel} is not allowed; give a path relative to the work folder.`,
+        `絶対パス ${rel} は使えません。${placeName(place, language)}からの相対パスを指定してください。`,
+        `Absolute path ${rel} is not allowed; give a path relative to ${placeName(place, language)}.`,
       ),
     );
   }
   const target = resolve(root, rel);
-  if (!isInside(root, target)) return outside(rel, language);
+  if (!isInside(root, target)) return outside(rel, language, place);
   return { ok: true, path: target };
 }
 
-function outside(rel: string, language: Language): Confined {
+function outside(rel: string, language: Language, place: Place = 'work'): Confined {
+  const name = placeName(place, language);
   return no(
     pick(
       language,
-      `${rel} は作業フォルダの外を指しています。作業フォルダの中のパスだけを使えます。`,
-      `${rel} points outside the work folder; only paths inside the work folder are allowed.`,
+      `${rel} は${name}の外を指しています。${name}の中のパスだけを使えます。`,
+      `${rel} points outside ${name}; only paths inside ${name} are allowed.`,
     ),
   );
+}
+
+function notFound(rel: string, language: Language, place: Place): Confined {
+  return no(pick(language, `${rel} が見つかりません。`, `${rel} was not found in ${placeName(place, language)}.`));
 }
 
 function loop(rel: string, language: Language): Confined {
@@ -113,8 +126,16 @@ async function realRoot(workDir: string | null, language: Language): Promise<Con
 export async function resolveInWorkDir(workDir: string | null, rel: unknown, language: Language = 'en'): Promise<Confined> {
   const root = await realRoot(workDir, language);
   if (!root.ok) return root;
+  return resolveExisting(root.path, rel, language, 'work');
+}
+
+/**
+ * The check behind every read-only tool, for any confining root that is already a real path: `rel` is
+ * resolved with symlinks followed and must still lie inside `realRootPath`. `place` only picks the wording.
+ */
+export async function resolveExisting(realRootPath: string, rel: unknown, language: Language, place: Place): Promise<Confined> {
   const relText = rel === '' ? '.' : rel;
-  const lexical = lexicalCheck(root.path, relText, language);
+  const lexical = lexicalCheck(realRootPath, relText, language, place);
   if (!lexical.ok) return lexical;
   const shown = String(relText);
   let real: string;
@@ -122,14 +143,14 @@ export async function resolveInWorkDir(workDir: string | null, rel: unknown, lan
     real = await realpath(lexical.path);
   } catch (error) {
     if (errCode(error) === 'ELOOP') return loop(shown, language);
-    return no(pick(language, `${shown} が見つかりません。`, `${shown} was not found in the work folder.`));
+    return notFound(shown, language, place);
   }
-  if (!isInside(root.path, real)) return outside(shown, language);
+  if (!isInside(realRootPath, real)) return outside(shown, language, place);
   let info: Stats;
   try {
     info = await stat(real);
   } catch {
-    return no(pick(language, `${shown} が見つかりません。`, `${shown} was not found in the work folder.`));
+    return notFound(shown, language, place);
   }
   if (!info.isFile() && !info.isDirectory()) return special(shown, language);
   return { ok: true, path: real };

@@ -26,6 +26,8 @@ export interface ToolContext {
   round: number;
   /** The model's stated reason for this call (built-ins only; the registry reads it before the call). */
   reason?: ReasonState;
+  /** Absolute folders declared for `rag` (AgentSpec.ragSources); absent = none. */
+  ragSources?: readonly string[];
 }
 
 /** What decides whether and how a tool is shown to one agent. */
@@ -35,6 +37,8 @@ export interface ToolPresentation {
   enabledTools: string[] | null;
   language: Language;
   workspaceDir: string;
+  /** Absolute folders declared for `rag`; `rag` is shown only when one of them exists. */
+  ragSources?: readonly string[];
 }
 
 export interface AgentTool {

@@ -118,6 +118,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
       signal: deps.signal,
       diag: ports.diag,
       round,
+      ragSources: input.agent.ragSources,
     };
     synthetic = false;
     try {
