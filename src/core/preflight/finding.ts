@@ -21,6 +21,7 @@ export const FINDING_CODES = [
   'JEV_TOKEN_MISSING',
   'MCP_COMMAND_NOT_FOUND',
   'SESSION_STORE_CORRUPT',
+  'ENABLED_TOOL_UNKNOWN',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

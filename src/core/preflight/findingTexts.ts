@@ -37,6 +37,8 @@ export interface FindingTexts {
   jevTokenMissing(hint: SecretHint, reasons: { judges: AgentRef[]; compression: boolean }): FindingText;
   mcpCommandNotFound(server: string, agentId: string | null, command: string): FindingText;
   sessionStoreCorrupt(file: string, reason: string): FindingText;
+  /** `unknown` = names in the agent's enabledTools this build does not have; `known` = the names it does. */
+  enabledToolUnknown(agent: AgentRef, unknown: string[], known: readonly string[]): FindingText;
 }
 
 const ja = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id}（${a.name}）` : a.id);
@@ -107,6 +109,10 @@ const JA: FindingTexts = {
   sessionStoreCorrupt: (file, reason) => ({
     message: `会話の保存先 ${file} が壊れています（${reason}）。このまま動かすと会話は保存されません。ファイルはそのまま残します。`,
     fix: `この村を使っているプロセスをすべて止め、${file}（と隣の sessions.mdb-lock）を別の場所へ移してから起動し直してください。新しい保存先が作られます。古い会話を取り出したい場合は移したファイルを残してください。`,
+  }),
+  enabledToolUnknown: (a, unknown, known) => ({
+    message: `${ja(a)} の enabledTools にこのビルドにないツール ${unknown.join('、')} があります。そのツールは使えません（ほかのツールはそのまま使えます）。`,
+    fix: `GUI の設定か world.json で ${ja(a)} の enabledTools から ${unknown.join('、')} を外すか、綴りを直してください（使える名前: ${known.join(', ')}。MCP のツールは enabledTools に関係なく出ます）。`,
   }),
 };
 
@@ -189,6 +195,10 @@ const EN: FindingTexts = {
   sessionStoreCorrupt: (file, reason) => ({
     message: `The session store ${file} is damaged (${reason}). A run would go on WITHOUT saving conversations; the file is left exactly as it is.`,
     fix: `Stop every process using this village, move ${file} (and sessions.mdb-lock beside it) aside, and start again: a fresh store is created. Keep the moved file if you want to recover old conversations.`,
+  }),
+  enabledToolUnknown: (a, unknown, known) => ({
+    message: `The enabledTools of ${en(a)} name ${unknown.join(', ')}, which this build does not have; ${unknown.length === 1 ? 'that tool is' : 'those tools are'} missing (the others work).`,
+    fix: `Remove ${unknown.join(', ')} from the enabledTools of ${en(a)} (GUI settings or world.json) or correct the spelling. Known names: ${known.join(', ')}. MCP tools show regardless of enabledTools.`,
   }),
 };
 

@@ -5,6 +5,7 @@
  * The table is SPEC §6.1; findings come out sorted reject → warn → info, stable in table order.
  */
 import type { RunApprovalMode } from '../tools/contract.js';
+import { KNOWN_TOOL_NAMES, unknownEnabledTools } from '../tools/registry.js';
 import type { ScheduledTask } from '../schedules/types.js';
 import { KNOWN_PROVIDERS } from '../world/enums.js';
 import type { AgentSpec, ModelTemplate, World } from '../world/types.js';
@@ -148,6 +149,12 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
   // 10. a damaged session store: the run would go on without persistence (checked by `check`, which reads files only).
   if (view.damagedSessionStore !== undefined) {
     push('warn', 'SESSION_STORE_CORRUPT', t.sessionStoreCorrupt(view.damagedSessionStore.file, view.damagedSessionStore.reason));
+  }
+
+  // 11. enabledTools naming a tool this build does not have: said, never a silent cut.
+  for (const a of started) {
+    const unknown = unknownEnabledTools(a.enabledTools);
+    if (unknown.length > 0) push('warn', 'ENABLED_TOOL_UNKNOWN', t.enabledToolUnknown(ref(a.id), unknown, KNOWN_TOOL_NAMES));
   }
 
   return sortFindings(out);

@@ -15,6 +15,18 @@ export const DEFAULT_ENABLED_TOOLS = ['diff', 'fd', 'file', 'grep', 'remember', 
 /** Tools that need a work folder; hidden while the agent has none. */
 export const WORK_DIR_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'sd', 'yq'] as const;
 
+/**
+ * Names an `enabledTools` list may hold without a warning: the bundled tools, plus the built-ins that decide
+ * for themselves (`rag` by its declared folders), which a list may name harmlessly.
+ */
+export const KNOWN_TOOL_NAMES: readonly string[] = [...BUNDLED_TOOL_NAMES, 'rag'].sort();
+
+/** The names of `enabledTools` this build does not know (never silently dropped: preflight and the GUI say so). */
+export function unknownEnabledTools(enabledTools: readonly string[] | null): string[] {
+  if (enabledTools === null) return [];
+  return [...new Set(enabledTools.filter((name) => !KNOWN_TOOL_NAMES.includes(name)))];
+}
+
 const BUNDLED: ReadonlySet<string> = new Set(BUNDLED_TOOL_NAMES);
 const WORK_DIR: ReadonlySet<string> = new Set(WORK_DIR_TOOL_NAMES);
 

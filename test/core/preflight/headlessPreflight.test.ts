@@ -68,6 +68,7 @@ const rows: Row[] = [
   { code: 'JEV_TOKEN_MISSING', level: 'warn', v: { jevNeeded: true, jevTokenPresent: false, judgeAgents: ['b'] }, names: 'Name-b' },
   { code: 'MCP_COMMAND_NOT_FOUND', level: 'warn', v: { mcpServers: [{ name: 'files', agentId: null, transport: 'stdio', command: 'no-such-mcp', enabled: true }], commandExists: () => false }, names: 'no-such-mcp' },
   { code: 'SESSION_STORE_CORRUPT', level: 'warn', v: { damagedSessionStore: { file: '/v/workspace/sessions.mdb', reason: 'page 7 reached twice' } }, names: 'sessions.mdb' },
+  { code: 'ENABLED_TOOL_UNKNOWN', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['grep', 'sd', 'yq', 'rag', 'graph'] })] }, names: 'graph' },
 ];
 
 describe('headlessPreflight: one row per code', () => {
@@ -102,6 +103,13 @@ describe('headlessPreflight: decisions', () => {
     expect(found.map((f) => f.code)).toEqual(['PLAN_REVIEW_ON', 'PLAN_REVIEW_ON', 'RUN_APPROVAL_PENDING', 'MCP_COMMAND_NOT_FOUND', 'RECEPTION_TARGETS_OUTSIDE']);
     expect(found[0]?.message).toContain('Name-c');
     expect(found[1]?.message).toContain('Name-d');
+  });
+
+  it('an unknown enabledTools name is named once per started agent, with the known names in the fix', () => {
+    const w = world({ agents: [agent('rec', { enabledTools: ['Grep', 'grep', 'Grep'] }), agent('b', { enabledTools: ['nope'] }), agent('c', { enabledTools: ['x'] })] });
+    const found = headlessPreflight(w, [], view({ start: ['rec', 'b'] }));
+    expect(found.map((f) => f.message.match(/name (\S+),/)?.[1])).toEqual(['Grep', 'nope']);
+    expect(found[0]?.fix).toContain('Known names: diff, fd, file, grep, rag, remember, run, sd, yq.');
   });
 
   it('--bypass-plan-review passes plan review', () => {
