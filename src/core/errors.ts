@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
   'COMPUTE_FAILED',
+  // blackboard: a person's delete or clear in the GUI could not move the note to the trash
+  'BLACKBOARD_DELETE_FAILED',
   // ship: bake / seed (a folder that is not a bake, or an --out that is not empty; a bake of another village)
   'BAKE_INVALID',
   'BAKE_VILLAGE_MISMATCH',

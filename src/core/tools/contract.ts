@@ -13,6 +13,8 @@ export type RunApprovalMode = 'required' | 'auto-approve' | 'no-approval';
 /** What a tool may know about the agent calling it. Plain data: built in the worker from its init message. */
 export interface ToolContext {
   agentId: string;
+  /** The agent's display name (signs blackboard notes); absent = the id. */
+  agentName?: string;
   /** Absolute confinement root of file tools; null hides them. */
   workDir: string | null;
   /** Absolute `{dataDir}/workspace` (Memory.md, run.json live under `agents/{id}/`). */

@@ -9,11 +9,11 @@ import { readReason, withReasonParam } from './toolReason.js';
 import { pick } from './toolText.js';
 
 /** Every tool `enabledTools` can name (`rag` is outside: it shows whenever a declared folder exists). */
-export const BUNDLED_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'remember', 'run', 'sd', 'yq'] as const;
+export const BUNDLED_TOOL_NAMES = ['blackboard', 'diff', 'fd', 'file', 'grep', 'remember', 'run', 'sd', 'yq'] as const;
 /** Shown when an agent's `enabledTools` is null: the bundled set without `run`. */
-export const DEFAULT_ENABLED_TOOLS = ['diff', 'fd', 'file', 'grep', 'remember', 'sd', 'yq'] as const;
+export const DEFAULT_ENABLED_TOOLS = ['blackboard', 'diff', 'fd', 'file', 'grep', 'remember', 'sd', 'yq'] as const;
 /** Tools that need a work folder; hidden while the agent has none. */
-export const WORK_DIR_TOOL_NAMES = ['diff', 'fd', 'file', 'grep', 'sd', 'yq'] as const;
+export const WORK_DIR_TOOL_NAMES = ['blackboard', 'diff', 'fd', 'file', 'grep', 'sd', 'yq'] as const;
 
 /**
  * Names an `enabledTools` list may hold without a warning: the bundled tools, plus the built-ins that decide

@@ -111,6 +111,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
   } else {
     const ctx: ToolContext = {
       agentId,
+      agentName: input.agent.name,
       workDir: input.agent.workDir,
       workspaceDir: input.workspaceDir,
       language,

@@ -46,7 +46,7 @@ const allTools = [...BUNDLED_TOOL_NAMES.map((n) => fakeTool(n)), fakeTool('srv__
 
 describe('presentation', () => {
   const cases: Array<[string, Partial<ToolPresentation>, string[]]> = [
-    ['default set, no run', {}, ['diff', 'fd', 'file', 'grep', 'remember', 'sd', 'srv__search', 'yq']],
+    ['default set, no run', {}, ['blackboard', 'diff', 'fd', 'file', 'grep', 'remember', 'sd', 'srv__search', 'yq']],
     ['no work dir hides work-dir tools', { workDir: null }, ['remember', 'srv__search']],
     ['explicit list incl. run', { enabledTools: ['run', 'grep'] }, ['grep', 'run', 'srv__search']],
     ['explicit empty list keeps MCP', { enabledTools: [] }, ['srv__search']],
@@ -155,7 +155,7 @@ describe('execute', () => {
 describe('createToolBox', () => {
   it('presents the real built-ins by the same rules', async () => {
     const { createToolBox } = await import('../../../src/core/tools/builtins.js');
-    expect(createToolBox(presentation()).specs().map((s) => s.name)).toEqual(['diff', 'fd', 'file', 'grep', 'remember', 'sd', 'yq']);
+    expect(createToolBox(presentation()).specs().map((s) => s.name)).toEqual(['blackboard', 'diff', 'fd', 'file', 'grep', 'remember', 'sd', 'yq']);
     expect(createToolBox(presentation({ workDir: null, enabledTools: ['run', 'remember'] })).specs().map((s) => s.name)).toEqual([
       'remember',
       'run',
