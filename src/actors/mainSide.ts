@@ -1,13 +1,15 @@
 /**
- * The main thread's half of the comlink API for one agent worker (rpc.ts `MainSide`): main-thread tools, plan
- * reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are aborted here, and so
+ * The main thread's half of the comlink API for one agent worker (rpc.ts `MainSide`): main-thread tools, scanning
+ * on the shared pool, plan reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are aborted here, and so
  * is everything still running when the worker exits.
  */
 import { FuseforksError } from '../core/errors.js';
 import type { ToolReply } from '../core/tools/contract.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
+import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import type { PlanReviews } from './planReviews.js';
+import type { ScanPool } from './scanPool.js';
 import type { MainSide } from './rpc.js';
 import type { ExternalToolPort } from './supervisorOptions.js';
 
@@ -16,6 +18,7 @@ export interface MainSideDeps {
   agentId: string;
   externalTools: ExternalToolPort | undefined;
   reviews: PlanReviews;
+  scanPool: ScanPool;
   readRoomLog(id: string): RoomLogRead;
 }
 
@@ -46,6 +49,9 @@ export function createMainSide(deps: MainSideDeps): AgentMainSide {
         });
       }
       return withCall(callId, (signal) => port.call(deps.agentId, name, args, signal));
+    },
+    scan(callId: number, job: ScanJob): Promise<ScanOutput> {
+      return withCall(callId, (signal) => deps.scanPool.run(job, signal));
     },
     cancel(callId: number): void {
       running.get(callId)?.abort();

@@ -15,6 +15,7 @@ import { expose, transferHandlers, wrap, type Remote, type TransferHandler } fro
 import nodeEndpoint, { type NodeEndpoint } from 'comlink/dist/esm/node-adapter.mjs';
 import { FuseforksError, fromWire, isErrorCode, toWire, type ErrorPayload } from '../core/errors.js';
 import type { ToolReply } from '../core/tools/contract.js';
+import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
 
@@ -22,6 +23,8 @@ import type { RoomLogRead } from '../core/turn/roomLog.js';
 export interface MainSide {
   /** Runs a main-thread (MCP) tool. Tool failures come back as `{ body, ok: false }`; a coded error is thrown. */
   callTool(callId: number, name: string, args: Record<string, unknown>): Promise<ToolReply>;
+  /** Runs a grep/fd/diff scanning job on the process's shared pool (COMPUTE_BUSY when its queue is full). */
+  scan(callId: number, job: ScanJob): Promise<ScanOutput>;
   /** The worker stopped waiting for `callId` (interrupt): abort it where it runs. */
   cancel(callId: number): void;
   /** Holds a `planReview` wave until a person decides. */

@@ -15,6 +15,7 @@ import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
 import { AgentStats, type AgentCounters } from './agentStats.js';
 import { createMainSide } from './mainSide.js';
+import { sharedScanPool } from './scanPool.js';
 import { PlanReviews } from './planReviews.js';
 import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
@@ -146,6 +147,7 @@ export class Supervisor {
       agentId: id,
       externalTools: this.opts.externalTools,
       reviews: this.reviews,
+      scanPool: this.opts.scanPool ?? sharedScanPool(),
       readRoomLog: (messageId) => this.router.readRoomLog(id, messageId),
     });
     slot.mainSide = mainSide;

@@ -11,6 +11,7 @@ import type { Exchange, PromptMaterial } from '../core/turn/ports.js';
 import type { ModelTemplate, World } from '../core/world/types.js';
 import type { PlanReviewMode } from './protocol.js';
 import type { SupervisorRecorder } from './recorder.js';
+import type { ScanPool } from './scanPool.js';
 
 /** Options of one village's supervisor. */
 export interface SupervisorOptions {
@@ -40,6 +41,8 @@ export interface SupervisorOptions {
   /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
   restartCrashed?: boolean;
   mailboxCapacity?: number;
+  /** Where grep/fd/diff scanning runs; default the process's shared pool (one per process, all villages). */
+  scanPool?: ScanPool;
   joinTimeoutMs?: number;
   now?: () => number;
 }

@@ -14,6 +14,7 @@ import type { LlmBackend } from '../core/llm/canonical.js';
 import type { ToolBox, ToolReply } from '../core/tools/contract.js';
 import type { ExternalToolCaller } from '../core/tools/externalTool.js';
 import type { CallRecord } from '../core/sessions/records.js';
+import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import { endpointLogLabel } from '../core/turn/envelope.js';
 import { SpendLedger } from '../core/turn/turnSpend.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
@@ -312,6 +313,7 @@ class AgentActor {
       reportCall: (call) => this.reportCall(envelopeId, call),
       // Only an agent that hears the room log gets the port, so only it is offered `room_log`.
       ...(this.init.agent.hearsRoomLog ? { readRoomLog: (id: string) => this.readRoomLog(id) } : {}),
+      scan: (job, signal) => this.scan(job, signal),
       ...(this.init.planReview === 'ask'
         ? { reviewPlan: (request: PlanReviewRequest, signal: AbortSignal) => this.reviewPlan(request, signal) }
         : {}),
@@ -332,6 +334,16 @@ class AgentActor {
       const wire = toWire(error);
       return { body: wire.fix === undefined ? wire.message : `${wire.message} (${wire.fix})`, ok: false };
     }
+  }
+
+  /** Runs a scanning job on the shared pool; an interrupt resolves null at once and cancels the job there. */
+  private async scan(job: ScanJob, signal: AbortSignal): Promise<ScanOutput | null> {
+    if (signal.aborted) return null;
+    const callId = this.nextRequestId++;
+    const output = await raceAbort(this.main.scan(callId, job) as Promise<ScanOutput>, signal);
+    if (output !== ABORTED) return output;
+    void this.main.cancel(callId);
+    return null;
   }
 
   /** `room_log({id})`: the supervisor answers at once from its ring (no wait worth cancelling). */

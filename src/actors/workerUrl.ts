@@ -4,17 +4,22 @@
  * `dist/`, and mapped from `src/actors/*.ts` to `dist/actors/agentWorker.js` when imported from source.
  */
 
-/** Maps a module URL of the actor layer to the worker entry URL. Pure, for the test. */
-export function workerEntryFor(moduleUrl: string): URL {
+/** Maps a module URL of the actor layer to a worker entry URL (`entry` = its compiled file name). Pure, for the test. */
+export function workerEntryFor(moduleUrl: string, entry = 'agentWorker.js'): URL {
   const here = new URL(moduleUrl);
   const fromSource = /\/src\/actors\/[^/]+\.ts$/;
   if (fromSource.test(here.pathname)) {
-    return new URL(here.pathname.replace(fromSource, '/dist/actors/agentWorker.js'), here);
+    return new URL(here.pathname.replace(fromSource, `/dist/actors/${entry}`), here);
   }
-  return new URL('./agentWorker.js', here);
+  return new URL(`./${entry}`, here);
 }
 
 /** The agent worker entry for this installation. */
 export function agentWorkerUrl(): URL {
   return workerEntryFor(import.meta.url);
+}
+
+/** The scanning pool's thread entry (scanWorker.ts) for this installation. */
+export function scanWorkerUrl(): URL {
+  return workerEntryFor(import.meta.url, 'scanWorker.js');
 }

@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'COMPUTE_FAILED',
   // blackboard: a person's delete or clear in the GUI could not move the note to the trash
   'BLACKBOARD_DELETE_FAILED',
+  'COMPUTE_BUSY',
   // ship: bake / seed (a folder that is not a bake, or an --out that is not empty; a bake of another village)
   'BAKE_INVALID',
   'BAKE_VILLAGE_MISMATCH',
@@ -91,7 +92,7 @@ export interface FuseforksErrorOptions {
 }
 
 /** Codes that a retry may cure; everything else stops the operation (and, for LLM errors, the agent). */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MAILBOX_FULL', 'COMPUTE_FAILED']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MAILBOX_FULL', 'COMPUTE_FAILED', 'COMPUTE_BUSY']);
 
 export class FuseforksError extends Error {
   readonly code: ErrorCode;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentHandle, type WorkerExit } from '../../src/actors/agentHandle.js';
 import { createMainSide } from '../../src/actors/mainSide.js';
 import { PlanReviews } from '../../src/actors/planReviews.js';
+import { ScanPool } from '../../src/actors/scanPool.js';
 import { PROTOCOL_VERSION, type FromWorker } from '../../src/actors/protocol.js';
 import { agent, SCRIPTED_WORKER, template, until, village, world, type Village } from './support/villageFixture.js';
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 function spawn(): { handle: AgentHandle; inbox: FromWorker[]; exits: WorkerExit[] } {
   const inbox: FromWorker[] = [];
   const exits: WorkerExit[] = [];
-  const mainSide = createMainSide({ agentId: 'A', externalTools: undefined, reviews: new PlanReviews(), readRoomLog: () => ({ found: false }) as never });
+  const mainSide = createMainSide({ agentId: 'A', externalTools: undefined, reviews: new PlanReviews(), scanPool: new ScanPool(), readRoomLog: () => ({ found: false }) as never });
   const handle = AgentHandle.spawn(
     SCRIPTED_WORKER,
     {

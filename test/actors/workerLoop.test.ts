@@ -30,6 +30,7 @@ function finish(input: TurnInput, text: string): TurnResult {
 /** A main side that answers nothing the tests here do not use. */
 const unusedMainSide: MainSide = {
   callTool: () => Promise.reject(new Error('unused')),
+  scan: () => Promise.reject(new Error('unused')),
   cancel: () => undefined,
   reviewPlan: () => Promise.reject(new Error('unused')),
   withdrawReview: () => undefined,

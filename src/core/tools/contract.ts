@@ -6,6 +6,7 @@ import type { ReasonState } from '../events.js';
 import type { JsonSchema, ToolSpec } from '../llm/canonical.js';
 import type { DiagSink } from '../diag.js';
 import type { Language } from '../world/types.js';
+import type { ScanRunner } from './scan/scanJob.js';
 
 /** How `run` treats commands that run.json does not allow yet (SPEC §4, CLI `--run-approval`). */
 export type RunApprovalMode = 'required' | 'auto-approve' | 'no-approval';
@@ -30,6 +31,8 @@ export interface ToolContext {
   reason?: ReasonState;
   /** Absolute folders declared for `rag` (AgentSpec.ragSources); absent = none. */
   ragSources?: readonly string[];
+  /** Where grep/fd/diff scanning runs (the process's shared pool); absent = in this thread. */
+  scan?: ScanRunner;
 }
 
 /** What decides whether and how a tool is shown to one agent. */

@@ -1,11 +1,14 @@
 /**
- * `diff {old_path, new_path}`: unified diff of two text files in the work folder (jsdiff). Output beyond
- * the shared cap is cut with a note.
+ * `diff {old_path, new_path}`: unified diff of two text files in the work folder (jsdiff, run as a scanning job
+ * on the shared pool: a diff of two large files is the CPU-heavy kind of work). Output beyond the shared cap is
+ * cut with a note.
  */
-import { createTwoFilesPatch } from 'diff';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { noWorkDirText, resolveInWorkDir } from './confinement.js';
-import { readTextFile, type TextSkip } from './textFile.js';
+import { interruptedText } from './grep.js';
+import type { DiffOutput } from './scan/scanJob.js';
+import { runScanJobs } from './scan/scanClient.js';
+import type { TextSkip } from './textFile.js';
 import { capOutput, missingArg, optString, pick, refuse } from './toolText.js';
 
 function skipText(path: string, skip: TextSkip, ja: boolean): string {
@@ -52,17 +55,20 @@ export const diffTool: AgentTool = {
     if (oldRel === undefined || oldRel === '') return missingArg(lang, 'diff', 'old_path');
     if (newRel === undefined || newRel === '') return missingArg(lang, 'diff', 'new_path');
 
-    const texts: string[] = [];
+    const paths: string[] = [];
     for (const rel of [oldRel, newRel]) {
       const where = await resolveInWorkDir(ctx.workDir, rel, lang);
       if (!where.ok) return refuse(where.refusal);
-      const read = await readTextFile(where.path);
-      if (!read.ok) return refuse(skipText(rel, read.skip, ja));
-      texts.push(read.text);
+      paths.push(where.path);
     }
-    const [oldText, newText] = texts as [string, string];
-    if (oldText === newText) return pick(lang, '2つのファイルは同じ内容です。', 'The two files are identical.');
-    const patch = createTwoFilesPatch(oldRel, newRel, oldText, newText, undefined, undefined, { context: 3 });
+    const [oldAbs, newAbs] = paths as [string, string];
+    const ran = await runScanJobs<DiffOutput>(ctx, [{ kind: 'diff', oldAbs, newAbs, oldRel, newRel }]);
+    if (ran.kind === 'refused') return ran.reply;
+    if (ran.kind === 'interrupted') return refuse(interruptedText(lang));
+    const out = ran.outputs[0] as DiffOutput;
+    if (out.outcome === 'skipped') return refuse(skipText(out.which === 'old' ? oldRel : newRel, out.skip, ja));
+    if (out.outcome === 'identical') return pick(lang, '2つのファイルは同じ内容です。', 'The two files are identical.');
+    const patch = out.patch;
     return capOutput(patch, lang);
   },
 };

@@ -1,16 +1,32 @@
 /**
  * `fd {pattern, path?, case_insensitive?=true}`: finds files and folders in the work folder whose name
- * matches a regex. Prints paths relative to the work folder (folders end `/`), at most 100.
+ * matches a regex. Prints paths relative to the work folder (folders end `/`), at most 100. The walk runs as
+ * scanning jobs on the shared pool (scan/), like grep's.
  */
 import { stat } from 'node:fs/promises';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { noWorkDirText, resolveInWorkDir, shownPath } from './confinement.js';
-import { compilePattern } from './grep.js';
+import { compilePattern, interruptedText } from './grep.js';
+import type { FdJob, FdOutput } from './scan/scanJob.js';
+import { runScanJobs, scanParts } from './scan/scanClient.js';
+import { planUnits, splitUnits } from './scan/units.js';
 import { capOutput, missingArg, optBool, optString, pick, refuse } from './toolText.js';
-import { MAX_WALK_FILES, walk } from './walker.js';
+import { MAX_WALK_FILES } from './walker.js';
 
 /** Most paths shown; every match is counted. */
 export const MAX_FD_RESULTS = 100;
+
+/** The fd jobs' hits as the sequential walk would have listed them: the file cap applied in order. */
+export function mergeFd(outputs: FdOutput[], maxFiles: number): { hits: FdOutput['hits']; truncated: boolean } {
+  const hits: FdOutput['hits'] = [];
+  let offset = 0;
+  for (const out of outputs) {
+    // A file counts against the cap itself; a folder is listed when it comes before the first file past it.
+    for (const hit of out.hits) if (offset + hit.filesBefore < maxFiles + (hit.isDir ? 1 : 0)) hits.push(hit);
+    offset += out.files;
+  }
+  return { hits, truncated: offset > maxFiles };
+}
 
 /** The `fd` tool. */
 export const fdTool: AgentTool = {
@@ -43,7 +59,8 @@ export const fdTool: AgentTool = {
     if (ctx.workDir === null) return refuse(noWorkDirText(lang));
     const pattern = optString(args, 'pattern');
     if (pattern === undefined) return missingArg(lang, 'fd', 'pattern');
-    const regex = compilePattern(pattern, optBool(args, 'case_insensitive', true), lang);
+    const ignoreCase = optBool(args, 'case_insensitive', true);
+    const regex = compilePattern(pattern, ignoreCase, lang);
     if (!(regex instanceof RegExp)) return regex;
 
     const target = await resolveInWorkDir(ctx.workDir, optString(args, 'path') ?? '', lang);
@@ -53,21 +70,18 @@ export const fdTool: AgentTool = {
     }
     const root = (await resolveInWorkDir(ctx.workDir, '', lang)) as { ok: true; path: string };
     const startRel = shownPath(root.path, target.path);
-    const walked = await walk({
-      start: target.path,
-      startRel: startRel === '.' ? '' : startRel,
-      signal: ctx.signal,
-      includeDirs: true,
-    });
-
-    const hits = walked.entries.filter((e) => regex.test(e.rel.slice(e.rel.lastIndexOf('/') + 1)));
+    const units = await planUnits(target.path, startRel === '.' ? '' : startRel, true, scanParts());
+    const jobs: FdJob[] = splitUnits(units, scanParts()).map((part) => ({ kind: 'fd', units: part, pattern, ignoreCase, maxFiles: MAX_WALK_FILES }));
+    const ran = await runScanJobs<FdOutput>(ctx, jobs);
+    if (ran.kind === 'refused') return ran.reply;
+    if (ran.kind === 'interrupted') return refuse(interruptedText(lang));
+    const { hits, truncated } = mergeFd(ran.outputs, MAX_WALK_FILES);
     const shown = hits.slice(0, MAX_FD_RESULTS).map((e) => (e.isDir ? `${e.rel}/` : e.rel));
     const lines = [pick(lang, `${hits.length} 件が一致:`, `${hits.length} matches:`), ...shown];
     if (hits.length > MAX_FD_RESULTS) {
       lines.push(pick(lang, `（先頭 ${MAX_FD_RESULTS} 件のみ表示）`, `(first ${MAX_FD_RESULTS} shown; narrow the pattern or path)`));
     }
-    if (walked.truncated) lines.push(pick(lang, `（ファイル数が上限 ${MAX_WALK_FILES} に達したため途中までです）`, `(stopped at the ${MAX_WALK_FILES}-file limit)`));
-    if (walked.aborted) lines.push(pick(lang, '（中断されたため途中までの結果です）', '(interrupted: partial results)'));
+    if (truncated) lines.push(pick(lang, `（ファイル数が上限 ${MAX_WALK_FILES} に達したため途中までです）`, `(stopped at the ${MAX_WALK_FILES}-file limit)`));
     return capOutput(lines.join('\n'), lang);
   },
 };

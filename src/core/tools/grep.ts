@@ -2,96 +2,65 @@
  * `grep {pattern, path?, case_insensitive?, count_only?, include?, context?}`: regex search over text files
  * in the work folder. Prints `path:line: text` (context lines `path-line- text`), at most 100 lines, while
  * every match is counted. Binary and >2 MiB files are skipped; the walk stops at 20,000 files.
+ *
+ * The tool checks the pattern and the path here (confinement stays with the tool); the walk and the matching run
+ * as scanning jobs on the shared pool (scan/), split so one large search uses every core.
  */
 import { stat } from 'node:fs/promises';
 import type { Language } from '../world/types.js';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { noWorkDirText, resolveInWorkDir, shownPath } from './confinement.js';
-import { readTextFileSync } from './textFile.js';
+import { compileSafeRegex, MAX_PATTERN_CHARS } from './safeRegex.js';
+import type { GrepJob, GrepOutput, ScanUnit } from './scan/scanJob.js';
+import { runScanJobs, scanParts } from './scan/scanClient.js';
+import { planUnits, splitUnits } from './scan/units.js';
 import { capOutput, clip, missingArg, optBool, optString, pick, refuse } from './toolText.js';
-import { MAX_WALK_FILES, walk, type WalkEntry } from './walker.js';
+import { MAX_WALK_FILES } from './walker.js';
+
+export { searchText, wholeTextPrefilter } from './scan/searchText.js';
+export { MAX_PATTERN_CHARS } from './safeRegex.js';
 
 /** Most result lines shown (matches and context together). */
 export const MAX_GREP_LINES = 100;
 /** Longest shown line, in chars, `…` included. */
 export const MAX_LINE_CHARS = 240;
-/** Longest accepted pattern, in chars (a guard against pathological regexes pasted by a model). */
-export const MAX_PATTERN_CHARS = 1_000;
-/** Files read between two event-loop yields (keeps each blocking stretch to a few ms on small files). */
-const READ_BATCH = 128;
 
-/** One line to show: `match` lines use `:`, context lines `-`. */
-export interface GrepLine {
-  line: number;
-  text: string;
-  match: boolean;
-}
-
-/**
- * A whole-text regex that matches whenever some line would (a superset), so files without a hit skip the
- * line split. Sound because with the `m` flag `^`/`$` match at line breaks, `.` never crosses one and
- * `\b` sees the same non-word char; lookarounds could see across a line, so they get no prefilter (null).
- * Only used on text without `\r` (a per-line `$` matches before a stripped `\r`, the whole text does not).
- */
-export function wholeTextPrefilter(regex: RegExp): RegExp | null {
-  if (/\(\?(?:=|!|<=|<!)/.test(regex.source)) return null;
-  return new RegExp(regex.source, `${regex.flags.replace('m', '')}m`);
-}
-
-/** Lines of `text` that match `regex`, with up to `context` lines around each (overlaps merged). */
-export function searchText(
-  text: string,
-  regex: RegExp,
-  context: number,
-  prefilter: RegExp | null = null,
-): { count: number; lines: GrepLine[] } {
-  if (prefilter !== null && !text.includes('\r') && !prefilter.test(text)) return { count: 0, lines: [] };
-  const all = text.split('\n');
-  if (all.length > 0 && all[all.length - 1] === '') all.pop();
-  const hits: number[] = [];
-  for (let i = 0; i < all.length; i += 1) {
-    const line = (all[i] as string).endsWith('\r') ? (all[i] as string).slice(0, -1) : (all[i] as string);
-    all[i] = line;
-    if (regex.test(line)) hits.push(i);
-  }
-  if (hits.length === 0) return { count: 0, lines: [] };
-  const out: GrepLine[] = [];
-  const hitSet = new Set(hits);
-  let next = 0; // first line index not yet emitted
-  for (const hit of hits) {
-    const from = Math.max(next, hit - context);
-    const to = Math.min(all.length - 1, hit + context);
-    for (let i = from; i <= to; i += 1) out.push({ line: i + 1, text: all[i] as string, match: hitSet.has(i) });
-    next = Math.max(next, to + 1);
-  }
-  return { count: hits.length, lines: out };
-}
-
-/** Compiles a model-given regex, or returns the refusal text. */
+/** Compiles a model-given regex (bounded-time engine, safeRegex.ts), or returns the refusal text. */
 export function compilePattern(pattern: string, caseInsensitive: boolean, language: Language): RegExp | ToolReply {
-  if (pattern.length > MAX_PATTERN_CHARS) {
-    return refuse(pick(language, `パターンが長すぎます（上限 ${MAX_PATTERN_CHARS} 文字）。`, `The pattern is too long (limit ${MAX_PATTERN_CHARS} chars).`));
-  }
-  try {
-    return new RegExp(pattern, caseInsensitive ? 'i' : '');
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return refuse(pick(language, `正規表現として読めません: ${why}`, `Not a valid regular expression: ${why}`));
+  const compiled = compileSafeRegex(pattern, caseInsensitive ? 'i' : '');
+  if (compiled.ok) return compiled.regex;
+  switch (compiled.why) {
+    case 'too_long':
+      return refuse(pick(language, `パターンが長すぎます（上限 ${MAX_PATTERN_CHARS} 文字）。`, `The pattern is too long (limit ${MAX_PATTERN_CHARS} chars).`));
+    case 'syntax':
+      return refuse(pick(language, `正規表現として読めません: ${compiled.detail}`, `Not a valid regular expression: ${compiled.detail}`));
+    case 'not_linear':
+      return refuse(
+        pick(
+          language,
+          '後方参照・先読み/後読み・非常に大きな回数指定 {n} は使えません（検索が止まらなくなることがあるため）。それらを使わない形に書き換えてください。',
+          'Backreferences, lookarounds and very large counted repeats {n} are not supported (they can make a search run for ever); rewrite the pattern without them.',
+        ),
+      );
   }
 }
 
-/**
- * Maps `fn` over `items` synchronously in batches of `batch`, yielding to the event loop between batches
- * so an abort can land; stops early (null for the rest) once `signal` is aborted.
- */
-async function mapInBatches<T, R>(items: readonly T[], batch: number, signal: AbortSignal, fn: (item: T) => R): Promise<Array<R | null>> {
-  const out: Array<R | null> = [];
-  for (let start = 0; start < items.length; start += batch) {
-    if (signal.aborted) break;
-    for (const item of items.slice(start, start + batch)) out.push(fn(item));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+/** What a search answers when the turn was interrupted while it ran (the pool job was cancelled). */
+export function interruptedText(language: Language): string {
+  return pick(language, '（中断されたため検索を止めました）', '(interrupted: the search was stopped)');
+}
+
+/** The grep jobs' outputs as the sequential walk would have seen them: the 20,000-file cap applied in order. */
+export function mergeGrep(outputs: GrepOutput[], maxFiles: number): { hits: GrepOutput['hits']; skipped: number; truncated: boolean } {
+  const hits: GrepOutput['hits'] = [];
+  let skipped = 0;
+  let offset = 0;
+  for (const out of outputs) {
+    for (const hit of out.hits) if (offset + hit.at < maxFiles) hits.push(hit);
+    skipped += out.skipped.filter((at) => offset + at < maxFiles).length;
+    offset += out.files;
   }
-  return out;
+  return { hits, skipped, truncated: offset > maxFiles };
 }
 
 /** The `grep` tool. */
@@ -128,11 +97,15 @@ export const grepTool: AgentTool = {
     if (ctx.workDir === null) return refuse(noWorkDirText(lang));
     const pattern = optString(args, 'pattern');
     if (pattern === undefined || pattern === '') return missingArg(lang, 'grep', 'pattern');
-    const regex = compilePattern(pattern, optBool(args, 'case_insensitive', false), lang);
+    const ignoreCase = optBool(args, 'case_insensitive', false);
+    const regex = compilePattern(pattern, ignoreCase, lang);
     if (!(regex instanceof RegExp)) return regex;
     const includeText = optString(args, 'include');
-    const include = includeText === undefined || includeText === '' ? null : compilePattern(includeText, false, lang);
-    if (include !== null && !(include instanceof RegExp)) return include;
+    const include = includeText === undefined || includeText === '' ? null : includeText;
+    if (include !== null) {
+      const check = compilePattern(include, false, lang);
+      if (!(check instanceof RegExp)) return check;
+    }
     const rawContext = Number(args['context'] ?? 0);
     const context = Number.isFinite(rawContext) ? Math.min(3, Math.max(0, Math.trunc(rawContext))) : 0;
     const countOnly = optBool(args, 'count_only', false);
@@ -142,40 +115,22 @@ export const grepTool: AgentTool = {
     const root = (await resolveInWorkDir(ctx.workDir, '', lang)) as { ok: true; path: string };
     const startRel = shownPath(root.path, target.path);
 
-    let files: WalkEntry[];
-    let truncated = false;
-    let aborted = false;
-    if ((await stat(target.path)).isFile()) {
-      files = [{ abs: target.path, rel: startRel, isDir: false }];
-    } else {
-      const walked = await walk({ start: target.path, startRel: startRel === '.' ? '' : startRel, signal: ctx.signal, includeDirs: false });
-      files = walked.entries;
-      truncated = walked.truncated;
-      aborted = walked.aborted;
-    }
-    if (include instanceof RegExp) files = files.filter((f) => include.test(f.rel.slice(f.rel.lastIndexOf('/') + 1)));
-
-    const prefilter = wholeTextPrefilter(regex);
-    let skipped = 0;
-    const results = await mapInBatches(files, READ_BATCH, ctx.signal, (file) => {
-      const read = readTextFileSync(file.abs);
-      if (!read.ok) {
-        skipped += 1;
-        return null;
-      }
-      const found = searchText(read.text, regex, countOnly ? 0 : context, prefilter);
-      return found.count === 0 ? null : { rel: file.rel, ...found };
-    });
-    if (ctx.signal.aborted) aborted = true;
+    const units: ScanUnit[] = (await stat(target.path)).isFile()
+      ? [{ kind: 'file', abs: target.path, rel: startRel }]
+      : await planUnits(target.path, startRel === '.' ? '' : startRel, false, scanParts());
+    const jobs: GrepJob[] = splitUnits(units, scanParts()).map((part) => ({
+      kind: 'grep', units: part, pattern, ignoreCase, include, context, countOnly, maxFiles: MAX_WALK_FILES,
+    }));
+    const ran = await runScanJobs<GrepOutput>(ctx, jobs);
+    if (ran.kind === 'refused') return ran.reply;
+    if (ran.kind === 'interrupted') return refuse(interruptedText(lang));
+    const { hits, skipped, truncated } = mergeGrep(ran.outputs, MAX_WALK_FILES);
 
     let total = 0;
-    let matchedFiles = 0;
     const shown: string[] = [];
     let hiddenLines = 0;
-    for (const result of results) {
-      if (result === null) continue;
+    for (const result of hits) {
       total += result.count;
-      matchedFiles += 1;
       const rows = countOnly
         ? [`${result.rel}: ${result.count}`]
         : result.lines.map((l) => `${result.rel}${l.match ? ':' : '-'}${l.line}${l.match ? ':' : '-'} ${clip(l.text, MAX_LINE_CHARS)}`);
@@ -185,12 +140,11 @@ export const grepTool: AgentTool = {
       }
     }
 
-    const head = pick(lang, `${matchedFiles} ファイルで ${total} 件一致`, `${total} matches in ${matchedFiles} files`);
+    const head = pick(lang, `${hits.length} ファイルで ${total} 件一致`, `${total} matches in ${hits.length} files`);
     const notes: string[] = [];
     if (hiddenLines > 0) notes.push(pick(lang, `（先頭 ${MAX_GREP_LINES} 行のみ表示、残り ${hiddenLines} 行は省略。path や include で絞ってください）`, `(first ${MAX_GREP_LINES} lines shown, ${hiddenLines} more hidden; narrow with path or include)`));
     if (truncated) notes.push(pick(lang, `（ファイル数が上限 ${MAX_WALK_FILES} に達したため途中までです）`, `(stopped at the ${MAX_WALK_FILES}-file limit; search a subfolder)`));
     if (skipped > 0) notes.push(pick(lang, `（バイナリ・2 MiB 超・読めないファイル ${skipped} 件は対象外）`, `(${skipped} binary, over-2-MiB or unreadable files skipped)`));
-    if (aborted) notes.push(pick(lang, '（中断されたため途中までの結果です）', '(interrupted: partial results)'));
     const body = [head + (shown.length > 0 ? ':' : ''), ...shown, ...notes].join('\n');
     return capOutput(body, lang);
   },

@@ -47,6 +47,36 @@ export async function readTextFile(abs: string, maxBytes: number = MAX_FILE_BYTE
 }
 
 /**
+ * Reads a file the walker found, for scanning: one read into `scratch` covers a small file without a stat (the
+ * common case of a large tree), then the rule of readTextFileSync applies. O_NONBLOCK keeps a FIFO that replaced
+ * the file after the walk from blocking (its read fails: unreadable).
+ */
+export function readTextForScan(abs: string, scratch: Buffer, maxBytes: number = MAX_FILE_BYTES): TextRead {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return { ok: false, skip: 'unreadable' };
+  }
+  let n: number;
+  try {
+    n = readSync(fd, scratch, 0, scratch.length, 0);
+  } catch {
+    closeSync(fd);
+    return { ok: false, skip: 'unreadable' };
+  }
+  if (n === scratch.length) {
+    closeSync(fd);
+    return readTextFileSync(abs, maxBytes); // larger than the scratch buffer: the general path
+  }
+  closeSync(fd);
+  if (n > maxBytes) return { ok: false, skip: 'too_big' };
+  const view = scratch.subarray(0, n);
+  if (looksBinary(view)) return { ok: false, skip: 'binary' };
+  return { ok: true, text: view.toString('utf8'), bytes: n };
+}
+
+/**
  * The synchronous twin of readTextFile, for scanning many small files: measured 2–4× faster than async
  * reads on 20,000 files (no thread-pool round trip per file). Callers read in small batches and yield
  * between them so an abort is still noticed.

@@ -9,6 +9,7 @@ import type { AgentMessage, AgentStatus, CoreEvent, Endpoint, PlanTaskState, Tur
 import type { DiagSink } from '../diag.js';
 import type { RoomLogRead } from './roomLog.js';
 import type { CallRecord } from '../sessions/records.js';
+import type { ScanRunner } from '../tools/scan/scanJob.js';
 import type { LlmBackend } from '../llm/canonical.js';
 import type { RunApprovalMode, ToolBox } from '../tools/contract.js';
 import type { AgentSpec, Language, ModelTemplate } from '../world/types.js';
@@ -77,6 +78,8 @@ export interface TurnPorts {
   readRoomLog?(id: string): Promise<RoomLogRead>;
   /** One LLM call of this turn ended (paid or not): its `call` record. Absent = calls are not recorded. */
   reportCall?(call: CallRecord): void;
+  /** Runs grep/fd/diff scanning on the process's shared pool; absent = tools scan in this thread. */
+  scan?: ScanRunner;
 }
 
 /** Volatile context the driver computed at delivery from its message ring (null = nothing to show). */

@@ -120,6 +120,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
       diag: ports.diag,
       round,
       ragSources: input.agent.ragSources,
+      ...(ports.scan === undefined ? {} : { scan: ports.scan }),
     };
     synthetic = false;
     try {

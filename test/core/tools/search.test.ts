@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { diffTool } from '../../../src/core/tools/diff.js';
 import { fdTool } from '../../../src/core/tools/fd.js';
 import { grepTool, searchText, wholeTextPrefilter } from '../../../src/core/tools/grep.js';
-import { walk } from '../../../src/core/tools/walker.js';
+import { walkSync } from '../../../src/core/tools/walker.js';
+import { mergeFd } from '../../../src/core/tools/fd.js';
+import { mergeGrep } from '../../../src/core/tools/grep.js';
+import { runScanJob } from '../../../src/core/tools/scan/runScanJob.js';
+import type { FdOutput, GrepOutput } from '../../../src/core/tools/scan/scanJob.js';
+import { planUnits, splitUnits } from '../../../src/core/tools/scan/units.js';
 import { bodyOf, makeSandbox, okOf, toolCtx, type Sandbox } from './fixtures.js';
 
 let box: Sandbox;
@@ -109,13 +114,72 @@ describe('grep', () => {
 });
 
 describe('walker', () => {
-  it('never follows symlinks and stops at maxFiles', async () => {
-    const all = await walk({ start: box.root, startRel: '', signal: new AbortController().signal, includeDirs: false });
-    expect(all.entries.map((e) => e.rel)).not.toContain('dirOut/secret.txt');
-    expect(all.entries.map((e) => e.rel)).not.toContain('inLink');
-    const cut = await walk({ start: box.root, startRel: '', signal: new AbortController().signal, includeDirs: false, maxFiles: 3 });
-    expect(cut.truncated).toBe(true);
-    expect(cut.entries).toHaveLength(3);
+  const list = (includeDirs: boolean, max = Infinity): string[] => {
+    const out: string[] = [];
+    walkSync(box.root, '', includeDirs, (_abs, rel, isDir) => {
+      if (!isDir && out.filter((r) => !r.endsWith('/')).length >= max) return false;
+      out.push(isDir ? `${rel}/` : rel);
+      return true;
+    });
+    return out;
+  };
+
+  it('never follows symlinks and stops when the visitor says so', () => {
+    const all = list(false);
+    expect(all).not.toContain('dirOut/secret.txt');
+    expect(all).not.toContain('inLink');
+    expect(list(false, 3)).toHaveLength(3);
+  });
+
+  it('split into units and jobs, the walk keeps its order and its cap (any number of parts)', async () => {
+    for (const includeDirs of [false, true]) {
+      const sequential = list(includeDirs);
+      for (const target of [1, 2, 5, 50]) {
+        const units = await planUnits(box.root, '', includeDirs, target);
+        for (const parts of [1, 2, 3, 8]) {
+          const jobs = splitUnits(units, parts);
+          if (includeDirs) {
+            const outs = jobs.map((u) => runScanJob({ kind: 'fd', units: u, pattern: '', ignoreCase: true, maxFiles: 1000 }) as FdOutput);
+            expect(mergeFd(outs, 1000).hits.map((h) => (h.isDir ? `${h.rel}/` : h.rel))).toEqual(sequential);
+            for (const cap of [1, 4, 7]) {
+              const capped = jobs.map((u) => runScanJob({ kind: 'fd', units: u, pattern: '', ignoreCase: true, maxFiles: cap }) as FdOutput);
+              const merged = mergeFd(capped, cap);
+              // The sequential walk up to the first file past the cap.
+              const files = sequential.map((r, i) => ({ r, i })).filter((x) => !x.r.endsWith('/'));
+              const stop = files[cap]?.i ?? sequential.length;
+              expect(merged.hits.map((h) => (h.isDir ? `${h.rel}/` : h.rel))).toEqual(sequential.slice(0, stop));
+              expect(merged.truncated).toBe(files.length > cap);
+            }
+          } else {
+            const outs = jobs.map((u) => runScanJob({ kind: 'grep', units: u, pattern: 'hit|TODO', ignoreCase: true, include: null, context: 0, countOnly: true, maxFiles: 4 }) as GrepOutput);
+            const merged = mergeGrep(outs, 4);
+            const firstFour = sequential.slice(0, 4);
+            expect(merged.hits.every((h) => firstFour.includes(h.rel))).toBe(true);
+            expect(merged.truncated).toBe(sequential.length > 4);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('regex safety', () => {
+  it('a catastrophic pattern on a 41-byte line and on a 2 KB one finishes (linear fallback)', async () => {
+    writeFileSync(join(box.root, 'evil.txt'), `${'a'.repeat(40)}b
+${'a'.repeat(2000)}!
+`);
+    expect(await grep({ pattern: '^(a+)+$', path: 'evil.txt' })).toMatch(/^0 matches in 0 files/);
+    expect(await grep({ pattern: '(a|aa)+$', path: 'evil.txt' })).toMatch(/^0 matches in 0 files/);
+    expect(await grep({ pattern: '^(a|a?)+b', path: 'evil.txt' })).toMatch(/^1 matches in 1 files/);
+  });
+
+  it('refuses what cannot run in linear time, saying why', async () => {
+    for (const pattern of ['(a)\\1', '(?<=x)y', 'foo(?!bar)', 'x{5000}']) {
+      const reply = await grepTool.call({ pattern }, toolCtx(box));
+      expect(okOf(reply)).toBe(false);
+      expect(bodyOf(reply)).toMatch(/Backreferences, lookarounds and very large counted repeats/);
+    }
+    expect(bodyOf(await fdTool.call({ pattern: '(\\w)\\1' }, toolCtx(box)))).toMatch(/Backreferences/);
   });
 });
 
