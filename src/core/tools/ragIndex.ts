@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { parseHeadings, type Heading } from './docIndex.js';
 import { readTextFileSync, type TextSkip } from './textFile.js';
-import { MAX_WALK_FILES, walk } from './walker.js';
+import { MAX_WALK_FILES, walkSync } from './walker.js';
 
 /** One place to index: a declared root (real path) and a file or folder inside it (real path). */
 export interface RagTarget {
@@ -55,15 +55,15 @@ export async function buildRagIndex(request: RagIndexRequest, signal: AbortSigna
     if ((await stat(target.start)).isFile()) {
       found = [{ abs: target.start, rel: target.startRel }];
     } else {
-      const walked = await walk({
-        start: target.start,
-        startRel: target.startRel,
-        signal,
-        includeDirs: false,
-        maxFiles: request.maxFiles ?? MAX_WALK_FILES,
+      const max = request.maxFiles ?? MAX_WALK_FILES;
+      const entries: Array<{ abs: string; rel: string }> = [];
+      const complete = walkSync(target.start, target.startRel, false, (abs, rel) => {
+        if (signal.aborted || entries.length >= max) return false;
+        entries.push({ abs, rel });
+        return true;
       });
-      truncated ||= walked.truncated;
-      found = walked.entries.filter((e) => isMarkdownName(e.rel));
+      truncated ||= !complete && !signal.aborted;
+      found = entries.filter((e) => isMarkdownName(e.rel));
     }
     for (const entry of found) {
       if (signal.aborted) return { files, truncated };
