@@ -18,13 +18,12 @@ import { bootstrapWorld, loadWorld, saveWorld, saveWorldIfNormalized, systemLoca
 import type { Language, World } from '../core/world/types.js';
 import type { LogStderrMode } from '../core/log.js';
 import type { StartupBand } from '../core/startupBand.js';
-import type { ExternalToolPort, Supervisor } from '../actors/supervisor.js';
-import type { DoorStatus } from './door/doorSettings.js';
-import { openShelfDoor } from './door/shelfDoor.js';
+import type { ExternalToolPort } from '../actors/supervisor.js';
+import { DoorController } from './door/doorController.js';
+import type { AskExternal } from './door/openDoor.js';
 import { McpClientManager } from './mcp/mcpClientManager.js';
 import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
-import { askOutcome } from './askOutcome.js';
 
 /** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
 export function lockVillage(paths: VillagePaths): VillageLock {
@@ -178,29 +177,29 @@ export async function connectSharedMcp(mcp: HostMcp, diag: DiagSink): Promise<vo
 }
 
 /**
- * The door (MCP server on 127.0.0.1) when `enabled` (serve, GUI) and the shelf's mcp_server.json switches it on.
- * Writes the `mcp server:` band line when it listens; a busy port or a broken file is a WARN note, never fatal.
- * An ask that comes back without text answers with the fixed notice in the village language, as `Host.askExternal`.
+ * The door (MCP server on 127.0.0.1), constructed for every host so `HostApi.door` can edit the shelf file; it is
+ * live (opened, and reopened as it is switched) only when `serves` (serve, GUI). Requests go through `ask` — the
+ * host's own `askExternal`, as every other face's.
  */
-export async function openHostDoor(
-  enabled: boolean,
-  paths: VillagePaths,
-  supervisor: Supervisor,
-  band: StartupBand,
-  diag: DiagSink,
-  version: string,
-): Promise<{ closable: Closable | null; status: DoorStatus | null }> {
-  if (!enabled) return { closable: null, status: null };
-  const opened = await openShelfDoor(paths.shelf.mcpServer, {
-    askExternal: async (client, message) => askOutcome(await supervisor.askExternalOutcome(client, message), supervisor.currentWorld()),
+export function createHostDoor(serves: boolean, paths: VillagePaths, ask: AskExternal, diag: DiagSink, version: string): DoorController {
+  return new DoorController(paths.shelf.mcpServer, serves, {
+    askExternal: ask,
     onError: (error) => diag.note('door error', { error: error instanceof Error ? error.name : 'unknown' }, 'warn'),
     version,
   });
-  if (opened.door !== null) band.mcpServer(opened.door.port);
-  else if (opened.status.blocked || opened.status.lastError !== null) {
-    diag.note('door', { listening: false, port: opened.status.port, blocked: opened.status.blocked, reason: opened.status.lastError }, 'warn');
+}
+
+/**
+ * Opens a live door when the shelf's mcp_server.json switches it on. Writes the `mcp server:` band line when it
+ * listens; a busy port or a broken file is a WARN note with its reason, never fatal.
+ */
+export async function openHostDoor(door: DoorController, band: StartupBand, diag: DiagSink): Promise<void> {
+  if (!door.live) return;
+  const status = await door.open();
+  if (status.listening) band.mcpServer(status.port);
+  else if (status.blocked || status.lastError !== null) {
+    diag.note('door', { listening: false, port: status.port, blocked: status.blocked, reason: status.lastError }, 'warn');
   }
-  return { closable: opened.door, status: opened.status };
 }
 
 /** Probe approvals of this shelf, bound to this village's id (created only when schedules run). */

@@ -1,5 +1,5 @@
 /**
- * `buildHost(paths, options)` — the one wiring used by the GUI, `ask` and `serve` (SPEC §5). A thin list of the
+ * `buildHost(paths, options)` — the one wiring used by the GUI, `ask`, `serve` and `openVillage`. A thin list of the
  * boot steps in their fixed order; each step lives in `bootSteps.ts`. The order matters twice: the village lock
  * comes before anything is opened (a refused start writes not even a log line into the holder's log), and the
  * startup band of `fuseforks.log` reads started → version → session → (mcp server) → jev.
@@ -19,6 +19,7 @@ import { Supervisor } from '../actors/supervisor.js';
 import {
   bootstrapWorldFile,
   connectSharedMcp,
+  createHostDoor,
   createHostMcp,
   loadProbeApprovals,
   moveLegacyKeys,
@@ -32,8 +33,10 @@ import {
 import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
 import { HealthTracker } from './health/hostHealth.js';
 import { Host } from './host.js';
+import type { HostApi } from './hostApi.js';
 import type { HostPaths } from './hostPaths.js';
 import { HostSessions, type BootSession } from './hostSessions.js';
+import { VillageCommands } from './villageCommands.js';
 import { promptMaterialReader } from './promptMaterial.js';
 import { startScheduleTicker } from './scheduleWiring.js';
 import { SessionRecorder } from './sessionRecorder.js';
@@ -74,7 +77,7 @@ export interface HostOptions {
 }
 
 /** Boots the village at `paths`. Throws LOCK_HELD/LOCK_IO (nothing logged), VILLAGE_MISSING, CONFIG_PARSE, SESSION_STORE_LOCKED, SECRET_NAME_COLLISION. */
-export async function buildHost(paths: HostPaths, options: HostOptions): Promise<Host> {
+export async function buildHost(paths: HostPaths, options: HostOptions): Promise<HostApi> {
   const v = paths.village;
   const env = options.env ?? process.env;
   const lock = lockVillage(v);
@@ -124,13 +127,31 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     supervisor.bus.onAny(health.observe);
     parts.health = health;
     await connectSharedMcp(mcp, log);
-    const door = await openHostDoor(options.openDoor, v, supervisor, band, log, options.appVersion);
-    parts.door = door.closable;
-    parts.doorStatus = door.status;
+    // Before the door: the host (and so the door's askExternal) needs the approvals the ticker will share.
     const probes = await loadProbeApprovals(v, options.runSchedules, log);
+    const village = VillageCommands.fromDocument(
+      {
+        paths: v,
+        supervisor,
+        schedules,
+        // The ticker's own approvals instance: an approval made through the host counts at the very next firing.
+        probes,
+        secrets,
+        emit,
+        sessions: { store: sessions.store, currentId: () => sessions.currentId() },
+      },
+      worldDoc,
+    );
+    // The door asks through the host's own askExternal (as every face); it opens only after the host exists.
+    const hostRef: { current: Host | null } = { current: null };
+    const door = createHostDoor(options.openDoor, v, (client, text) => (hostRef.current as Host).askExternal(client, text), log, options.appVersion);
+    parts.door = door;
+    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, log });
+    hostRef.current = host;
+    await openHostDoor(door, band, log);
     await noteJev(v, secrets, log);
     pricingSource();
-    // village_id exists (probes) before this starts; under ask nothing is constructed (SPEC §5, ops §2.6).
+    // village_id exists (probes) before this starts; under ask nothing is constructed.
     const ticker = startScheduleTicker(options.runSchedules, {
       schedules,
       supervisor,
@@ -143,7 +164,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     parts.stopDeliveries = async () => {
       await ticker?.stop();
     };
-    return new Host(paths, supervisor, log, sessions, parts, options.closeGraceMs ?? CLOSE_GRACE_MS, { schedules, secrets, probes });
+    return host;
   } catch (error) {
     await closeHost(parts, options.closeGraceMs ?? CLOSE_GRACE_MS);
     throw error as FuseforksError;

@@ -10,7 +10,6 @@ import type { DiagLog } from '../core/log.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import type { Closable, HostMcp } from './bootSteps.js';
-import type { DoorStatus } from './door/doorSettings.js';
 import type { HealthTracker } from './health/hostHealth.js';
 import type { SessionRecorder } from './sessionRecorder.js';
 import type { VillageLock } from './villageLock.js';
@@ -24,8 +23,6 @@ export interface HostParts {
   log?: DiagLog | null;
   stopDeliveries?: () => Promise<void>;
   door?: Closable | null;
-  /** How the door came out of boot (null: the door is not wanted here, e.g. `ask`). */
-  doorStatus?: DoorStatus | null;
   mcp?: HostMcp | null;
   supervisor?: Supervisor | null;
   recorder?: SessionRecorder | null;

@@ -23,6 +23,7 @@ import * as approvals from './commands/commandApprovals.js';
 import { dropStaleApproval, requireProbe, requireProbeShelf, requireSchedule, scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
 import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
 import * as village from './commands/villageEdits.js';
+import type { VillageEdits } from './hostApi.js';
 
 export type { ScheduleView } from './commands/probeShelf.js';
 export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from './commands/commandApprovals.js';
@@ -48,9 +49,6 @@ export interface VillagePorts {
   sessions: {
     store: SessionStore | null;
     currentId(): string | null;
-    newSession(): Promise<string | null>;
-    /** Makes an older conversation current (SESSION_SWITCH_BLOCKED while a turn is in flight). */
-    openSession(id: string): Promise<string | null>;
   } | null;
   now?: () => number;
 }
@@ -71,8 +69,8 @@ export interface VillageState {
   commandRequests: approvals.CommandRequests;
 }
 
-/** The command surface; create with `VillageCommands.open`. */
-export class VillageCommands {
+/** The command surface (the host's edit engine behind `HostApi.village`); create with `open` or `fromDocument`. */
+export class VillageCommands implements VillageEdits {
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -84,6 +82,11 @@ export class VillageCommands {
   static async open(ports: VillagePorts): Promise<VillageCommands> {
     const doc = await readDoc(ports.paths);
     ports.supervisor.setWorld(doc.world);
+    return new VillageCommands(ports, doc);
+  }
+
+  /** Over the document the boot just loaded (its world is already the supervisor's): no second read. */
+  static fromDocument(ports: VillagePorts, doc: WorldDocument): VillageCommands {
     return new VillageCommands(ports, doc);
   }
 
@@ -322,22 +325,6 @@ export class VillageCommands {
   /** Writes the shared mcp.json after checking it is a JSON object with an object `mcpServers`. */
   writeSharedMcp(text: string): Promise<{ text: string }> {
     return this.serial(() => writeSharedMcp(this.ports.paths, text));
-  }
-
-  /** Starts a new, empty conversation. */
-  newSession(): Promise<VillageState> {
-    return this.serial(async () => {
-      await this.requireSessions().newSession();
-      return this.state();
-    });
-  }
-
-  /** Makes an older conversation current; agents already running keep their history. */
-  openSession(id: string): Promise<VillageState> {
-    return this.serial(async () => {
-      await this.requireSessions().openSession(id);
-      return this.state();
-    });
   }
 
   /** Copies a conversation up to `atSeq` (inclusive) into a new one; the current conversation stays current. */

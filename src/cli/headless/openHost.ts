@@ -3,13 +3,13 @@
  * `check`), wires `--events jsonl`, and maps a boot failure to one CLI note and its exit code (4 held, 5 broken).
  */
 import { isFuseforksError } from '../../core/errors.js';
-import type { Host } from '../../host/host.js';
+import type { HostApi } from '../../host/hostApi.js';
 import type { HostOptions } from '../../host/buildHost.js';
 import { exitForBootError, type ExitCode } from '../exitCodes.js';
 import type { CliOutput } from '../output.js';
 
 /** A host, or the exit code of a boot that failed (already reported). */
-export type Opened = { ok: true; host: Host } | { ok: false; exit: ExitCode };
+export type Opened = { ok: true; host: HostApi } | { ok: false; exit: ExitCode };
 
 /** `buildHost` with the CLI's stderr mode; under jsonl every CoreEvent is streamed as one line. */
 export async function openHost(dataDir: string, options: Omit<HostOptions, 'stderrMode'>, output: CliOutput): Promise<Opened> {
@@ -26,7 +26,7 @@ export async function openHost(dataDir: string, options: Omit<HostOptions, 'stde
 }
 
 /** Closes the host; past the grace, one stderr note that spend records may be missing. */
-export async function closeAndReport(host: Host, output: CliOutput): Promise<boolean> {
+export async function closeAndReport(host: HostApi, output: CliOutput): Promise<boolean> {
   const report = await host.close();
   if (report.graceExceeded) {
     output.note({

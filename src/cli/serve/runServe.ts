@@ -41,7 +41,7 @@ export async function runServe(options: ServeOptions, output: CliOutput, signals
   if (!opened.ok) return opened.exit;
   const host = opened.host;
   // Only now, with the village lock held: a refused second serve never touches this file.
-  const heartbeat = new ServeHeartbeat({ dataDir: host.paths.dataDir, health: () => host.health(), diag: host.diag });
+  const heartbeat = new ServeHeartbeat({ dataDir: host.dataDir, health: () => host.health(), diag: host.log });
   await heartbeat.start();
   try {
     const started = await host.startSet(gate.start, signals.signal);

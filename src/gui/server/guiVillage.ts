@@ -7,8 +7,7 @@ import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
-import type { Host } from '../../host/host.js';
-import { VillageCommands, type VillageState } from '../../host/villageCommands.js';
+import type { HostApi, VillageEdits, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -37,10 +36,14 @@ export class GuiVillage {
   private shown: ShownSession | null = null;
 
   constructor(
-    private readonly host: Host,
-    readonly commands: VillageCommands,
+    private readonly host: HostApi,
     private readonly appVersion: string,
   ) {}
+
+  /** The village edit commands the routes call (the host's own, over the stores its ticker reads). */
+  get commands(): VillageEdits {
+    return this.host.village;
+  }
 
   /** Current state with the message tail. */
   state(): GuiState {
@@ -50,7 +53,7 @@ export class GuiVillage {
   /** A new, empty conversation; the chat starts empty. */
   async newSession(): Promise<GuiState> {
     const lastBeforeId = this.newestLiveId();
-    await this.commands.newSession();
+    await this.host.newSession();
     this.shown = { stored: [], lastBeforeId };
     return this.state();
   }
@@ -61,12 +64,8 @@ export class GuiVillage {
    */
   async openSession(id: string): Promise<GuiState> {
     const lastBeforeId = this.newestLiveId();
-    await this.commands.openSession(id);
-    const store = this.host.sessions;
-    const stored: AgentMessage[] = [];
-    if (store !== null) {
-      for (const r of store.records(id).records) if (r.kind === 'message') stored.push(r.message);
-    }
+    await this.host.openSession(id);
+    const stored = this.host.sessionMessages(id);
     this.shown = { stored: stored.slice(-MESSAGE_TAIL), lastBeforeId };
     return this.state();
   }
@@ -100,7 +99,7 @@ export class GuiVillage {
    */
   async batch(action: 'start' | 'stop'): Promise<GuiState> {
     const ids = batchSet(this.host.world());
-    const status = new Map(this.host.supervisor.statuses().map((s) => [s.agentId, s.status]));
+    const status = new Map(this.host.agents().map((s) => [s.agentId, s.status]));
     const targets = ids.filter((id) => {
       const s = status.get(id);
       return action === 'start' ? s === 'idle' || s === 'failed' : s === 'running' || s === 'starting';
@@ -133,7 +132,7 @@ export class GuiVillage {
   }
 
   private messages(): AgentMessage[] {
-    const live = this.host.supervisor.messages(MESSAGE_TAIL);
+    const live = this.host.messages(MESSAGE_TAIL);
     if (this.shown === null) return live;
     const { stored, lastBeforeId } = this.shown;
     const seen = new Set(stored.map((m) => m.id));
@@ -144,7 +143,7 @@ export class GuiVillage {
   }
 
   private newestLiveId(): string | null {
-    return this.host.supervisor.messages(1).at(-1)?.id ?? null;
+    return this.host.messages(1).at(-1)?.id ?? null;
   }
 
   /** Closes the host (stops agents, releases the lock). */
@@ -153,25 +152,7 @@ export class GuiVillage {
   }
 }
 
-/**
- * The commands over the host's own parts: the ScheduleStore and ProbeApprovals the ticker reads (a second copy
- * of either would let the ticker fire a deleted schedule or miss an approval) and the secret store the boot chose.
- */
-export async function openGuiVillage(host: Host, appVersion: string): Promise<GuiVillage> {
-  const commands = await VillageCommands.open({
-    paths: host.paths.village,
-    supervisor: host.supervisor,
-    schedules: host.schedules,
-    // The ticker's own approvals instance: an Approve here counts at the very next firing.
-    probes: host.probes,
-    secrets: host.secrets,
-    emit: (event) => host.supervisor.bus.emit(event),
-    sessions: {
-      store: host.sessions,
-      currentId: () => host.sessionId(),
-      newSession: () => host.newSession(),
-      openSession: (id) => host.openSession(id),
-    },
-  });
-  return new GuiVillage(host, commands, appVersion);
+/** The GUI's handle on an open village (every call goes through `HostApi`). */
+export async function openGuiVillage(host: HostApi, appVersion: string): Promise<GuiVillage> {
+  return new GuiVillage(host, appVersion);
 }

@@ -11,7 +11,7 @@ import type { CoreEvent } from '../../../src/core/events.js';
 import { isFuseforksError } from '../../../src/core/errors.js';
 import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
 import { buildHost } from '../../../src/host/buildHost.js';
-import type { Host } from '../../../src/host/host.js';
+import type { HostApi } from '../../../src/host/hostApi.js';
 import { HostPaths } from '../../../src/host/hostPaths.js';
 import { openGuiVillage, type GuiVillage } from '../../../src/gui/server/guiVillage.js';
 import { agent, template, until, world } from '../../actors/support/villageFixture.js';
@@ -20,7 +20,7 @@ import { requireGuiBuild } from '../support/guiChild.js';
 
 let stub: StubLlm;
 let dir: string;
-let host: Host;
+let host: HostApi;
 let gv: GuiVillage;
 let events: CoreEvent[];
 
@@ -123,13 +123,13 @@ describe('GuiVillage on a real host', () => {
     expect(out.answer).toContain('C did it');
   }, 60_000);
 
-  it('schedule edits go to the very store the ticker reads (host.schedules)', async () => {
+  it('schedule edits go through the host\'s own edit engine (the store its ticker reads)', async () => {
     await boot();
     const state = await gv.commands.addSchedule({ to: 'B', message: 'tick', recurrence: { kind: 'interval', everyMinutes: 30 } });
     expect(state.schedules).toHaveLength(1);
-    expect(host.schedules.list().map((s) => s.id)).toEqual(state.schedules.map((s) => s.id));
+    expect(host.village.state().schedules.map((s) => s.id)).toEqual(state.schedules.map((s) => s.id));
     await gv.commands.removeSchedule(state.schedules[0]!.id);
-    expect(host.schedules.list()).toEqual([]);
+    expect(host.village.state().schedules).toEqual([]);
   }, 60_000);
 
   it('opens an older conversation: refused mid-turn, then current with its messages; a restarted servant restores it', async () => {

@@ -1,0 +1,140 @@
+/**
+ * The door as a host owns it: the shelf file `mcp_server.json` and, in a host that serves (GUI, `serve`), the
+ * open MCP server. Every change writes the file first (atomically, unknown keys kept, refused when the file could
+ * not be read) and then makes the live door match it — so the file is always what the next start will do.
+ * A host that does not serve (`ask`, management commands) only writes the file.
+ */
+import { FuseforksError } from '../../core/errors.js';
+import { doorStatusOf, newDoorToken, readDoorSettings, saveDoorSettings, withDoorEnabled, type DoorSettings, type DoorStatus } from './doorSettings.js';
+import type { AskExternal, Door } from './openDoor.js';
+import { openShelfDoor } from './shelfDoor.js';
+
+/** What a caller sees of the door: the shelf settings, whether it listens here, never the token itself. */
+export interface DoorView extends DoorStatus {
+  /** A token exists (the door was switched on at least once). */
+  hasToken: boolean;
+  /** This process opens and closes the door live; false = the change takes effect at the next `serve` / GUI start. */
+  live: boolean;
+}
+
+/** What the door calls and reports through. */
+export interface DoorDeps {
+  askExternal: AskExternal;
+  onError?: (error: unknown) => void;
+  version?: string;
+}
+
+/** One door per host. Changes run one at a time. */
+export class DoorController {
+  private door: Door | null = null;
+  private lastError: string | null = null;
+  /** What the file said at the last open or change (serve's heartbeat reads it without a file read). */
+  private enabled = false;
+  private port = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** `file` = the shelf's mcp_server.json; `live` = this host serves the door. */
+  constructor(
+    private readonly file: string,
+    /** This host opens and closes the door (GUI, serve). */
+    readonly live: boolean,
+    private readonly deps: DoorDeps,
+  ) {}
+
+  /** For health: null when the door is off (or this host does not serve it), else whether it listens and where. */
+  health(): { listening: boolean; port: number } | null {
+    if (!this.live || !this.enabled) return null;
+    return { listening: this.door !== null, port: this.door?.port ?? this.port };
+  }
+
+  /** Opens the door as the file says (live hosts only); a busy port or a broken file is a status, never a throw. */
+  open(): Promise<DoorView> {
+    return this.serial(async () => {
+      await this.reconcile();
+      return this.view();
+    });
+  }
+
+  status(): Promise<DoorView> {
+    return this.view();
+  }
+
+  setEnabled(enabled: boolean): Promise<DoorView> {
+    return this.change((settings) => withDoorEnabled(settings, enabled));
+  }
+
+  setPort(port: number): Promise<DoorView> {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      return Promise.reject(
+        new FuseforksError('INVALID_REQUEST', `The door port must be a whole number from 1 to 65535, not ${String(port)}.`, {
+          fix: 'Choose a free port such as 39641.',
+          details: { field: 'port' },
+        }),
+      );
+    }
+    return this.change((settings) => ({ ...settings, port }));
+  }
+
+  async token(): Promise<string | null> {
+    const read = await readDoorSettings(this.file);
+    if (!read.ok) throw read.error;
+    return read.settings.token;
+  }
+
+  async rotateToken(): Promise<string> {
+    const token = newDoorToken();
+    await this.change((settings) => ({ ...settings, token }));
+    return token;
+  }
+
+  /** Closes the live door (host close). Idempotent. */
+  close(): Promise<void> {
+    return this.serial(async () => {
+      const door = this.door;
+      this.door = null;
+      await door?.close();
+    });
+  }
+
+  private change(edit: (settings: DoorSettings) => DoorSettings): Promise<DoorView> {
+    return this.serial(async () => {
+      const read = await readDoorSettings(this.file);
+      if (!read.ok) throw read.error;
+      await saveDoorSettings(this.file, edit(read.settings), read);
+      await this.reconcile();
+      return this.view();
+    });
+  }
+
+  /** Makes the live door match the file: closed, then reopened when the file says on (new port or token included). */
+  private async reconcile(): Promise<void> {
+    if (!this.live) return;
+    const door = this.door;
+    this.door = null;
+    await door?.close();
+    const opened = await openShelfDoor(this.file, this.deps);
+    this.door = opened.door;
+    this.lastError = opened.status.lastError;
+    this.enabled = opened.status.enabled;
+    this.port = opened.status.port;
+  }
+
+  private async view(): Promise<DoorView> {
+    const read = await readDoorSettings(this.file);
+    const listening = this.door !== null;
+    const status = doorStatusOf(read, listening, read.ok ? this.lastError : null);
+    return {
+      ...status,
+      ...(this.door === null ? {} : { port: this.door.port }),
+      hasToken: read.ok && read.settings.token !== null,
+      live: this.live,
+    };
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+

@@ -1,0 +1,183 @@
+/**
+ * `HostApi` — the one public surface of an open village. The CLI, the GUI server, the door and library users
+ * (`import { openVillage } from 'fuseforks'`) all call this; none of them is handed the supervisor, a worker or a
+ * store. What a face needs that is missing here is added here, once (docs/architecture.md "One host API").
+ *
+ * Grouped in facets so each stays readable: the top level runs the village (agents, requests, conversations,
+ * events), `village` edits its files (the design screens' commands), `door` manages the MCP door on the shelf.
+ * Every method that changes a file writes it atomically, keeps keys it does not know, and refuses to overwrite a
+ * file it could not read.
+ */
+import type { DiagSink } from '../core/diag.js';
+import type { AgentMessage, AgentStatus, CoreEvent } from '../core/events.js';
+import type { NewSchedule, SchedulePatch } from '../core/schedules/scheduleStore.js';
+import type { SessionMeta } from '../core/sessions/sessionMeta.js';
+import type { PlanReviewRequest } from '../core/turn/ports.js';
+import type { World } from '../core/world/types.js';
+import type { AskOutcome } from './askOutcome.js';
+import type { CloseReport } from './closeHost.js';
+import type { NewAgentInput } from './commands/agentEdits.js';
+import type { GroupInput } from './commands/villageEdits.js';
+import type { DoorView } from './door/doorController.js';
+import type { HostHealth } from './health/hostHealth.js';
+import type { McpServerStatus } from './mcp/mcpClientManager.js';
+import type { VillageState } from './villageCommands.js';
+
+export type { CloseReport } from './closeHost.js';
+export type { NewAgentInput } from './commands/agentEdits.js';
+export type { GroupInput } from './commands/villageEdits.js';
+export type { DoorView } from './door/doorController.js';
+export type { HostHealth } from './health/hostHealth.js';
+export type { McpServerStatus } from './mcp/mcpClientManager.js';
+export type { ScheduleView, VillageState } from './villageCommands.js';
+export type { AskOutcome } from './askOutcome.js';
+export type { CostSummary } from '../core/billing/pricing.js';
+export type { TokenTotals } from '../core/billing/tokenTotals.js';
+
+/** One agent as a caller lists it. */
+export interface AgentRow {
+  agentId: string;
+  name: string;
+  status: AgentStatus;
+}
+
+/** Subscription to the CoreEvent stream (the GUI relay and `--events jsonl` attach here). */
+export interface HostEvents {
+  /** Every event, in emission order; returns the unsubscribe function. */
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+}
+
+/**
+ * The village's files as the design screens edit them. Every command validates, writes, re-reads the file,
+ * hands the re-read world to the running agents' supervisor and answers the re-read state (never an assumed one).
+ * Commands run one at a time. API keys are write-only: only `hasKey` ever comes back.
+ */
+export interface VillageEdits {
+  /** Everything a design screen shows (no write). Never contains a secret. */
+  state(): VillageState;
+  // agents and ties
+  createAgent(input: NewAgentInput): Promise<{ state: VillageState; id: string }>;
+  updateAgent(id: string, spec: unknown): Promise<VillageState>;
+  /** Stops the agent if it runs, removes it (and inbound ties), its folder and its schedules. */
+  deleteAgent(id: string): Promise<VillageState>;
+  reorderAgents(ids: readonly string[]): Promise<VillageState>;
+  setTies(id: string, targets: readonly string[]): Promise<VillageState>;
+  /** A Kizuna map node position (canvas pixels). */
+  setPosition(id: string, x: number, y: number): Promise<VillageState>;
+  // village
+  setReception(agentId: string | null): Promise<VillageState>;
+  setExternalName(name: string | null): Promise<VillageState>;
+  upsertGroup(input: GroupInput): Promise<VillageState>;
+  removeGroup(id: string): Promise<VillageState>;
+  // model templates and keys
+  upsertTemplate(template: unknown): Promise<VillageState>;
+  /** Refused while an agent uses it; deletes its stored key. */
+  removeTemplate(id: string): Promise<VillageState>;
+  /** Stores a template's key (trimmed, never returned) and marks the template `keyring`. */
+  setApiKey(templateId: string, key: string): Promise<VillageState>;
+  clearApiKey(templateId: string): Promise<VillageState>;
+  // schedules
+  addSchedule(input: NewSchedule): Promise<VillageState>;
+  updateSchedule(id: string, patch: SchedulePatch): Promise<VillageState>;
+  setScheduleEnabled(id: string, enabled: boolean): Promise<VillageState>;
+  removeSchedule(id: string): Promise<VillageState>;
+  /** Sets (object) or clears (null) a schedule's pre-check; a changed command is unapproved until `approveProbe`. */
+  setScheduleProbe(id: string, probe: unknown): Promise<VillageState>;
+  approveProbe(id: string): Promise<VillageState>;
+  revokeProbe(id: string): Promise<VillageState>;
+  // shared MCP servers (workspace/mcp.json)
+  readSharedMcp(): Promise<{ text: string }>;
+  writeSharedMcp(text: string): Promise<{ text: string }>;
+  // conversations kept on disk
+  /** Copies a conversation up to `atSeq` (inclusive) into a new one; the current one stays current. */
+  forkSession(id: string, atSeq: number): Promise<{ state: VillageState; id: string }>;
+  /** Writes `exports/{id}.jsonl`; answers its path and record count. */
+  exportSession(id: string): Promise<{ path: string; records: number }>;
+}
+
+/**
+ * The MCP door on this machine's shelf (`{dataDir}/mcp_server.json`). A host that serves (GUI, `serve`) opens and
+ * closes the door live as it is switched; any other host only writes the file (it takes effect at the next serve).
+ */
+export interface DoorApi {
+  /** Enabled, listening, port, last error, blocked (unreadable file). Never the token. */
+  status(): Promise<DoorView>;
+  /** Switches the door on (making a token the first time) or off. */
+  setEnabled(enabled: boolean): Promise<DoorView>;
+  /** Moves the door to another port (1–65535); reopens it there when it is listening. */
+  setPort(port: number): Promise<DoorView>;
+  /** The bearer token clients send, or null before the door was first switched on. */
+  token(): Promise<string | null>;
+  /** A new token; the old one stops working at once (the door reopens when it is listening). */
+  rotateToken(): Promise<string>;
+}
+
+/** An open village. Built by `openVillage` (or `buildHost`); closed by `close()`. */
+export interface HostApi {
+  /** Absolute `{dataDir}` (the shelf); the village is `{dataDir}/workspace`. */
+  readonly dataDir: string;
+  readonly events: HostEvents;
+  /** The village's files as the design screens edit them. */
+  readonly village: VillageEdits;
+  /** The MCP door. */
+  readonly door: DoorApi;
+  /** The village's diagnostic log (`workspace/fuseforks.log`): counts and codes, never bodies or secrets. */
+  readonly log: DiagSink;
+
+  // ---- the running village ---------------------------------------------------------------------------------
+  /** The current world snapshot (never mutate it). */
+  world(): World;
+  /** Every agent of the world with its status, in world order. */
+  agents(): AgentRow[];
+  /** The newest `last` messages of this run's message log (oldest first). */
+  messages(last?: number): AgentMessage[];
+  /** MCP servers: the shared ones, plus `agentId`'s own when given (connected, tools, last error). */
+  mcpStatus(agentId?: string): McpServerStatus[];
+  /** Starts `ids` in parallel; nothing when `signal` is already aborted; rejects with the first start error. */
+  startSet(ids: readonly string[], signal?: AbortSignal): Promise<string[]>;
+  /** ALREADY_RUNNING, AGENT_NOT_FOUND. */
+  startAgent(id: string): Promise<void>;
+  /** NOT_RUNNING. */
+  stopAgent(id: string): Promise<void>;
+  /** Cuts one agent's turn in flight (and what it delegated). */
+  interrupt(id: string): Promise<void>;
+  /** Cuts every turn in flight. */
+  interruptAll(): Promise<void>;
+  /** The user's message to one agent (NOT_RUNNING, MAILBOX_FULL). */
+  sendUserMessage(to: string, text: string): void;
+  /**
+   * One external request to the reception, as `ask` and the door send it; resolves with the answer, how the
+   * delivery ended and the tokens and cost of its chain. Without an answer the text is the fixed notice in the
+   * village language.
+   */
+  askExternal(client: string, text: string): Promise<AskOutcome>;
+
+  // ---- conversations ---------------------------------------------------------------------------------------
+  /** The current conversation id (null when the village runs without a session store). */
+  sessionId(): string | null;
+  /** Every stored conversation, newest first. */
+  listSessions(): SessionMeta[];
+  /** The stored messages of one conversation, oldest first (SESSION_NOT_FOUND). */
+  sessionMessages(id: string): AgentMessage[];
+  /** A new, empty conversation becomes current. */
+  newSession(): Promise<string | null>;
+  /** The most recently updated conversation becomes current. */
+  continueLatest(): Promise<string | null>;
+  /** An older conversation becomes current (SESSION_NOT_FOUND; SESSION_SWITCH_BLOCKED while turns are in flight). */
+  openSession(id: string): Promise<string | null>;
+
+  // ---- plan review -----------------------------------------------------------------------------------------
+  /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */
+  pendingPlanReviews(): PlanReviewRequest[];
+  /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting). */
+  resolvePlanReview(planId: number, approved: boolean, note?: string | null): void;
+
+  // ---- health (serve's heartbeat) ---------------------------------------------------------------------------
+  /** Running agents, the door, the last schedule tick and the last failure (a code, never a body). */
+  health(): HostHealth;
+  /** A failure seen above the host (e.g. serve's start set), kept as the health's last error. */
+  noteHealthError(code: string): void;
+
+  /** Stops deliveries, the door, every agent (grace 30 s), MCP, the store and the log, then releases the lock. */
+  close(): Promise<CloseReport>;
+}
