@@ -49,3 +49,11 @@ export interface ScheduledTask {
   sessionMode?: SessionMode;
   summarizeAfter?: boolean;
 }
+
+/** A schedule as a screen or a command lists it: the row plus whether its pre-check may run on this machine. */
+export interface ScheduleView extends ScheduledTask {
+  /** True only when the row has a probe and its key (argv, cwd as written, village id) is on this shelf. */
+  probeApproved: boolean;
+  /** The probe's argv as one display line (what an approval covers, together with `probe.cwd`); null without a probe. */
+  probeCommandLine: string | null;
+}

@@ -1,7 +1,6 @@
 /**
  * Session metadata and the pure rules around it: id format, auto-title, validation on read.
  */
-import { randomUUID } from 'node:crypto';
 import type { SessionRecordBody } from './records.js';
 
 /** Where a forked session came from: the source id and the last copied seq (inclusive). */
@@ -26,7 +25,8 @@ export const TITLE_MAX_CHARS = 30;
 
 /** `{epoch_ms}-{8 hex}`; order is a reading convenience only — "latest" is decided by updatedAtMs. */
 export function newSessionId(nowMs: number): string {
-  return `${nowMs}-${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+  // The Web Crypto global (Node ≥ 19, browsers): no node: import, so the GUI client can type-check this file.
+  return `${nowMs}-${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`;
 }
 
 /** Whitespace collapsed, cut to `maxChars` code points. */

@@ -7,7 +7,9 @@ import { FuseforksError } from '../../core/errors.js';
 import { probeKey, type ProbeApprovals } from '../../core/schedules/probeApprovals.js';
 import { probeCommandLine } from '../../core/schedules/probeInput.js';
 import type { ScheduleStore } from '../../core/schedules/scheduleStore.js';
-import type { ScheduledTask, ScheduleProbe } from '../../core/schedules/types.js';
+import type { ScheduledTask, ScheduleProbe, ScheduleView } from '../../core/schedules/types.js';
+
+export type { ScheduleView } from '../../core/schedules/types.js';
 import type { VillagePaths } from '../../core/village/paths.js';
 
 /** The shelf approvals and this village's id ("" = unreadable: nothing is approved or approvable). */
@@ -16,13 +18,6 @@ export interface ProbeShelf {
   villageId: string;
 }
 
-/** A schedule as a screen shows it: the row plus whether its pre-check may run here. */
-export interface ScheduleView extends ScheduledTask {
-  /** True only when the row has a probe and its key (argv, cwd as written, village id) is on this shelf. */
-  probeApproved: boolean;
-  /** The probe's argv as one display line (what an approval covers, together with `probe.cwd`); null without a probe. */
-  probeCommandLine: string | null;
-}
 
 /** Pure: the view of one schedule against the shelf (no shelf = never approved). */
 export function scheduleView(task: ScheduledTask, shelf: ProbeShelf | null): ScheduleView {

@@ -6,12 +6,11 @@
 import type { ErrorPayload } from '../../../core/errors.js';
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../core/events.js';
 import type { PlanReviewRequest } from '../../../core/turn/ports.js';
-import type { Recurrence, ScheduleProbe } from '../../../core/schedules/types.js';
+import type { Recurrence, ScheduleProbe, ScheduleView, Weekday } from '../../../core/schedules/types.js';
 import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
-import type { ScheduleView } from '../../../host/commands/probeShelf.js';
 import type { AgentSpec, Group, ModelTemplate as CoreModelTemplate } from '../../../core/world/types.js';
 
-export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta };
+export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
