@@ -1,5 +1,5 @@
 /**
- * An OS advisory exclusive lock (flock, via fs-ext) on a dedicated, never-written file.
+ * An OS advisory exclusive lock (flock, see `flock.ts`) on a dedicated, never-written file.
  *
  * Why flock: the kernel drops it when the holder dies (no stale-lock cleanup), and it belongs to the open
  * file description, so a second open in the same process is refused too. fcntl locks are not used because
@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { flockSync } from 'fs-ext';
+import { flockExclusiveNonBlocking, flockUnlock } from './flock.js';
 
 /** A held lock. `release()` unlocks and closes; it never deletes the file. Idempotent. */
 export interface ExclusiveLock {
@@ -48,7 +48,7 @@ export function tryExclusiveLock(lockPath: string): LockAttempt {
     return { ok: false, failure: 'io', errno: errnoOf(cause), cause };
   }
   try {
-    flockSync(fd, 'exnb');
+    flockExclusiveNonBlocking(fd);
   } catch (cause) {
     fs.closeSync(fd);
     const errno = errnoOf(cause);
@@ -63,7 +63,7 @@ export function tryExclusiveLock(lockPath: string): LockAttempt {
         if (!open) return;
         open = false;
         try {
-          flockSync(fd, 'un');
+          flockUnlock(fd);
         } finally {
           // Closing the last descriptor releases the flock anyway; unlock first so the order is explicit.
           fs.closeSync(fd);
