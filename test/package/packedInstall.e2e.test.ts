@@ -1,0 +1,115 @@
+/**
+ * What a person gets from `npm pack` + `npm install -g`: the tarball carries the built CLI, its types, the example
+ * village, README and LICENSE (and no sources, tests or source maps); installed into a temporary prefix it runs
+ * `init`, `check` and `ask` (echo, offline), and a program can `import { openVillage } from 'fuseforks'` through the
+ * package's `exports`. Dependencies come from the local npm cache when it has them (`--prefer-offline`), and the
+ * install runs with no C++ toolchain on PATH — nothing in the package compiles at install time.
+ * One of the slower tests (an npm install); it packs the `dist/` that `npm test` just built.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, requireDist, ROOT } from '../cli/support/cliProcess.js';
+
+const run = promisify(execFile);
+const INSTALL_TIMEOUT_MS = 240_000;
+
+let tmp: string;
+let tarball: string;
+let files: string[];
+let prefix: string;
+
+/** PATH with only node's own folder: no make, no g++, no python (what a slim container image has). */
+function toolchainFreePath(): string {
+  const bin = join(tmp, 'nodebin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(process.execPath, join(bin, 'node'));
+  symlinkSync('/bin/sh', join(bin, 'sh'));
+  return [bin].join(delimiter);
+}
+
+/** The npm CLI script of the npm that runs this test (called with node, so PATH needs nothing else). */
+function npmCli(): string {
+  const fromEnv = process.env.npm_execpath;
+  if (fromEnv !== undefined && existsSync(fromEnv)) return fromEnv;
+  return join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
+}
+
+async function cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const out = await run(join(prefix, 'bin/fuseforks-cli'), args, { cwd: tmp, env: cleanEnv(), timeout: 60_000 });
+    return { ...out, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+beforeAll(async () => {
+  requireDist();
+  tmp = mkdtempSync(join(tmpdir(), 'ff-packed-'));
+  const packed = await run(process.execPath, [npmCli(), 'pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, env: cleanEnv() });
+  const info = (JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
+  tarball = join(tmp, info.filename);
+  files = info.files.map((f) => f.path);
+  prefix = join(tmp, 'prefix');
+  await run(
+    process.execPath,
+    [npmCli(), 'install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    { cwd: tmp, env: cleanEnv({ PATH: toolchainFreePath() }), timeout: INSTALL_TIMEOUT_MS },
+  );
+}, INSTALL_TIMEOUT_MS + 30_000);
+
+afterAll(() => {
+  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('carries the built CLI, its types, the example village, README and LICENSE — no sources, tests or maps', () => {
+    for (const needed of ['bin/run.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/host/hostApi.d.ts', 'dist/gui/client/index.html', 'examples/village/workspace/world.json', 'README.md', 'LICENSE', 'package.json']) {
+      expect(files).toContain(needed);
+    }
+    expect(files.filter((f) => /^(src|test|bench|\.ci|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; private?: boolean };
+    // `npm pack` / `npm publish` build first, so a tarball never lacks dist/ again.
+    expect(pkg.scripts.prepack).toBe('npm run build');
+    expect(pkg.private).toBeUndefined();
+  });
+
+  it('installed globally into a prefix, runs init, check and ask (echo, offline)', async () => {
+    const data = join(tmp, 'village');
+    const init = await cli(['init', '--data-dir', data]);
+    expect(init.code, init.stderr).toBe(0);
+    const check = await cli(['check', '--for', 'ask', '--data-dir', data, '--start', 'batch', '--secrets', 'env']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain('0 reject');
+    const ask = await cli(['ask', '--data-dir', data, '--start', 'reception', '--secrets', 'env', 'hello from the packed install']);
+    expect(ask.code, ask.stderr).toBe(0);
+    expect(ask.stdout).toContain('hello from the packed install');
+  }, 120_000);
+
+  it('exports openVillage and HostApi: a program opens the installed example village and asks it', async () => {
+    const app = join(tmp, 'app');
+    mkdirSync(join(app, 'node_modules'), { recursive: true });
+    symlinkSync(join(prefix, 'lib/node_modules/fuseforks'), join(app, 'node_modules/fuseforks'));
+    const data = join(tmp, 'lib-village');
+    expect((await cli(['init', '--data-dir', data])).code).toBe(0);
+    writeFileSync(
+      join(app, 'main.mjs'),
+      [
+        "import { openVillage, isFuseforksError } from 'fuseforks';",
+        'const host = await openVillage({ dataDir: process.argv[2], session: "new" });',
+        'try {',
+        '  await host.startSet([host.world().reception]);',
+        '  const outcome = await host.askExternal("embedder", "ping through the library");',
+        '  process.stdout.write(JSON.stringify({ state: outcome.state, answered: outcome.answer.includes("ping through the library"), agents: host.agents().length, isFn: typeof isFuseforksError }));',
+        '} finally { await host.close(); }',
+      ].join('\n'),
+    );
+    const out = await run(process.execPath, [join(app, 'main.mjs'), data], { cwd: app, env: cleanEnv(), timeout: 60_000 });
+    expect(JSON.parse(out.stdout)).toEqual({ state: 'answered', answered: true, agents: 5, isFn: 'function' });
+  }, 120_000);
+});
