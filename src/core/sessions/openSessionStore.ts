@@ -10,11 +10,12 @@
  * - any other failure (permissions, no OS locks) → `{store: null, warning}` as well, said once.
  */
 import path from 'node:path';
-import { open, type Database } from 'lmdb';
+import { open, type Database, type DatabaseOptions } from 'lmdb';
 import { FuseforksError } from '../errors.js';
 import { tryExclusiveLock } from '../exclusiveLock.js';
 import { diagText, type DiagSink } from '../diag.js';
 import { SessionStore } from './sessionStore.js';
+import { createRecordCodec, type RecordCodec } from './recordCodec.js';
 import { verifyLmdbFile } from './lmdbVerify.js';
 import { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
 
@@ -83,7 +84,12 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
     const env = open({ path: dataPath, overlappingSync: false, maxDbs: 4 });
     try {
       const sessionsDb = env.openDB<unknown, string>({ name: 'sessions' });
-      const recordsDb = env.openDB<unknown, [string, number]>({ name: 'records' }) as Database<unknown, [string, number]>;
+      // Records use the project's msgpackr with shared structures (recordCodec.ts); older values keep reading.
+      const structuresDb = env.openDB<Array<{}>, string>({ name: 'structures' });
+      const codec = createRecordCodec(env, structuresDb);
+      // lmdb takes a per-db `encoder` at run time; its types only list it on the root options.
+      const recordsOptions: DatabaseOptions & { name: string; encoder: RecordCodec } = { name: 'records', encoder: codec };
+      const recordsDb = env.openDB<unknown, [string, number]>(recordsOptions) as Database<unknown, [string, number]>;
       const store = new SessionStore(options.workspaceDir, env, sessionsDb, recordsDb, attempt.lock, options.now);
       return { store, warning: null };
     } catch (error) {
