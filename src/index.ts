@@ -5,6 +5,7 @@
 export { openVillage, type OpenVillageOptions } from './host/openVillage.js';
 export type {
   AgentRow,
+  AskOptions,
   AskOutcome,
   CloseReport,
   CostSummary,

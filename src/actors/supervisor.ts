@@ -20,14 +20,14 @@ import { PlanReviews } from './planReviews.js';
 import { PROTOCOL_VERSION, type FromWorker } from './protocol.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import { nullRecorder } from './recorder.js';
-import type { ExternalOutcome, SupervisorOptions } from './supervisorOptions.js';
+import type { ExternalAskOptions, ExternalOutcome, SupervisorOptions } from './supervisorOptions.js';
 import { decideRestart, pruneRestarts } from './restartPolicy.js';
 import { Router } from './router.js';
 import type { AgentSlot } from './types.js';
 import { agentWorkerUrl } from './workerUrl.js';
 import { workerCrashed } from './workerErrors.js';
 
-export type { ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
+export type { ExternalAskOptions, ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
 
 /** Join bound of stopAgent (ms). */
 export const JOIN_TIMEOUT_MS = 30_000;
@@ -263,7 +263,7 @@ export class Supervisor {
   }
 
   /** One external ask to the reception at a time (EXTERNAL_BUSY at once for a second), bounded by askTimeoutSecs. */
-  async askExternalOutcome(client: string, text: string): Promise<ExternalOutcome> {
+  async askExternalOutcome(client: string, text: string, options: ExternalAskOptions = {}): Promise<ExternalOutcome> {
     if (this.externalBusy) {
       throw new FuseforksError('EXTERNAL_BUSY', 'another external request is in progress; one at a time', {
         fix: 'wait for the current request to finish, then ask again',
@@ -303,9 +303,10 @@ export class Supervisor {
         this.router.chains.take(env.id);
         throw error;
       }
-      const result = await new Promise<DeliveryResult>((resolve) =>
-        this.router.replies.open(env.id, reception, this.world.askTimeoutSecs * 1000, resolve),
-      );
+      const waitMs = options.timeoutMs ?? this.world.askTimeoutSecs * 1000;
+      const result = await new Promise<DeliveryResult>((resolve) => this.router.replies.open(env.id, reception, waitMs, resolve));
+      // Nobody waits any more: cut the abandoned work so the next external request is not queued behind it.
+      if (result.state === 'timed_out') await this.cut(env.id);
       return { answer: result.text, state: result.state, calls: this.router.chains.take(env.id)?.calls ?? [] };
     } finally {
       this.externalBusy = false;

@@ -67,3 +67,9 @@ export interface ExternalOutcome {
   /** Calls made by the reception's turn and the turns it delegated to (ask/plan), until the answer came back. */
   calls: CallRecord[];
 }
+
+/** Per-request options of an external ask. */
+export interface ExternalAskOptions {
+  /** Longest wait for the answer (ms), counted from arrival; default the village's askTimeoutSecs. */
+  timeoutMs?: number;
+}

@@ -3,6 +3,7 @@
  * thing everywhere and `check` accepts exactly the arguments of the command it checks.
  */
 import { Flags } from '@oclif/core';
+import { NOTE_LEVELS, type NoteLevel } from './output.js';
 
 /** Values of `--secrets`. */
 export const SECRET_SOURCES = ['keyring', 'env'] as const;
@@ -57,6 +58,26 @@ export const eventsFlags = {
   })(),
 };
 
+/** `--quiet` and `--log-level`: how much goes to stderr (answers and reports on stdout are never affected). */
+export const outputFlags = {
+  quiet: Flags.boolean({
+    char: 'q',
+    default: false,
+    description: 'Write only errors to stderr (the same as --log-level error); nothing at all when the command succeeds.',
+  }),
+  'log-level': Flags.option({
+    options: NOTE_LEVELS,
+    default: 'info' as const,
+    helpValue: 'info|warn|error',
+    description: 'Lowest level of notes and log lines written to stderr. The log file always gets every line.',
+  })(),
+};
+
+/** The stderr level the output flags ask for (`--quiet` wins). */
+export function noteLevelOf(flags: { quiet: boolean; 'log-level': NoteLevel }): NoteLevel {
+  return flags.quiet ? 'error' : flags['log-level'];
+}
+
 /** `check` only. */
 export const checkFlags = {
   for: Flags.option({
@@ -75,4 +96,13 @@ export const askFlags = {
   client: Flags.string({ description: 'Name the request comes from (default fuseforks-cli; the village\'s externalName wins).' }),
   'continue-session': Flags.boolean({ default: false, description: 'Continue the current conversation instead of a new one.' }),
   verbose: Flags.boolean({ default: false, description: 'Also show informational preflight findings.' }),
+  json: Flags.boolean({
+    default: false,
+    description: 'Print exactly one JSON object on stdout: {answer, outcome, exitCode, sessionId, tokens, cost}.',
+  }),
+  timeout: Flags.integer({
+    min: 1,
+    helpValue: '<secs>',
+    description: 'Longest wait for the answer, in seconds (default the village\'s askTimeoutSecs); past it the ask exits 7.',
+  }),
 };

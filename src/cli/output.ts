@@ -4,8 +4,12 @@
  * exactly three kinds: a CoreEvent, `{"type":"cli",level,code,message,fix?}`, `{"type":"log",message,source?}`.
  */
 import type { CoreEvent } from '../core/events.js';
+import type { AskReport } from './ask/askReport.js';
 import type { Finding } from '../core/preflight/finding.js';
 import type { Language } from '../core/world/types.js';
+
+/** The last stderr line of `ask --events jsonl`: how the request ended (the `ask --json` object, typed). */
+export type OutcomeLine = { type: 'outcome' } & AskReport;
 
 /** How stderr is written. */
 export type StderrMode = 'human' | 'jsonl';
@@ -79,26 +83,39 @@ export const processStreams: OutputStreams = {
   stderr: (text) => void process.stderr.write(text),
 };
 
+/** Levels of stderr notes, lowest first (`--log-level`; `--quiet` = error). */
+export const NOTE_LEVELS = ['info', 'warn', 'error'] as const;
+export type NoteLevel = (typeof NOTE_LEVELS)[number];
+
 /** Writes notes, logs and events in the chosen stderr mode, and answers / findings on stdout. */
 export class CliOutput {
   constructor(
     readonly mode: StderrMode,
     private readonly streams: OutputStreams = processStreams,
+    /** Notes and log lines below this level are not written (core events under jsonl always are). */
+    readonly minLevel: NoteLevel = 'info',
   ) {}
 
-  /** A CLI note on stderr. */
+  /** A CLI note on stderr (dropped below `minLevel`). */
   note(note: CliNote): void {
+    if (!this.shows(note.level)) return;
     this.streams.stderr(`${this.mode === 'jsonl' ? cliLine(note) : humanNote(note)}\n`);
   }
 
-  /** A log line on stderr (multi-line text stays one JSON object in jsonl mode). */
+  /** True when a note at `level` is written. */
+  shows(level: NoteLevel): boolean {
+    return NOTE_LEVELS.indexOf(level) >= NOTE_LEVELS.indexOf(this.minLevel);
+  }
+
+  /** A log line on stderr at info level (multi-line text stays one JSON object in jsonl mode). */
   log(message: string, source?: string): void {
+    if (!this.shows('info')) return;
     if (this.mode === 'jsonl') this.streams.stderr(`${logLine(message, source)}\n`);
     else this.streams.stderr(`${source === undefined ? '' : `[${source}] `}${message}\n`);
   }
 
   /** A core event: streamed only under `--events jsonl` (in human mode per-second stats would bury the answer). */
-  event(event: CoreEvent): void {
+  event(event: CoreEvent | OutcomeLine): void {
     if (this.mode === 'jsonl') this.streams.stderr(`${JSON.stringify(event)}\n`);
   }
 

@@ -26,6 +26,8 @@ export const LOG_OLD_FILE = 'fuseforks.log.old';
 export interface OpenDiagLogOptions {
   workspaceDir: string;
   stderrMode: LogStderrMode;
+  /** Lowest level mirrored on stderr (default info: every note); the file always gets every note. */
+  stderrLevel?: DiagLevel;
   /** Rotation threshold in bytes (tests use a small one). */
   rotateBytes?: number;
   /** Where stderr lines go; defaults to process.stderr. */
@@ -37,6 +39,13 @@ export interface DiagLog extends DiagSink {
   readonly path: string;
   /** Closes the file; later notes are dropped. Idempotent. */
   close(): void;
+}
+
+const LEVEL_RANK: Record<DiagLevel, number> = { info: 0, warn: 1, error: 2 };
+
+/** True when a note at `level` passes a `min` threshold. Pure. */
+export function atLeast(level: DiagLevel, min: DiagLevel): boolean {
+  return LEVEL_RANK[level] >= LEVEL_RANK[min];
 }
 
 /** The `line` text of a note: the original's format, with the level in front when it is not info. */
@@ -109,6 +118,7 @@ export function openDiagLog(options: OpenDiagLogOptions): DiagLog {
       const safe = guardDiagFields(fields);
       const line = renderLogLine(kind, safe, level);
       logger[level]({ ...safe, line }, kind);
+      if (!atLeast(level, options.stderrLevel ?? 'info')) return;
       if (options.stderrMode === 'human') stderr(`[fuseforks] ${line}\n`);
       else if (options.stderrMode === 'jsonl') stderr(`${JSON.stringify({ type: 'log', message: line })}\n`);
     },

@@ -7,6 +7,7 @@
  * A failure after the lock closes exactly what was built, in the close order, then rethrows.
  */
 import type { FuseforksError } from '../core/errors.js';
+import type { DiagLevel } from '../core/diag.js';
 import { openDiagLog, type LogStderrMode } from '../core/log.js';
 import { openSessionStore } from '../core/sessions/openSessionStore.js';
 import { StartupBand } from '../core/startupBand.js';
@@ -62,6 +63,8 @@ export interface HostOptions {
   restartCrashed?: boolean;
   /** How log notes are mirrored on stderr. */
   stderrMode?: LogStderrMode;
+  /** Lowest level of log notes mirrored on stderr (default info); the log file always gets every note. */
+  stderrLevel?: DiagLevel;
   /** Environment for `--secrets env` and the locale (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** GUI only: create a fresh village when world.json is missing. Headless never creates one (VILLAGE_MISSING). */
@@ -82,7 +85,11 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
   const env = options.env ?? process.env;
   const lock = lockVillage(v);
   // Opened only now, with the lock held: a refused start never writes into the holder's log. Writes `started`.
-  const log = openDiagLog({ workspaceDir: v.workspace, stderrMode: options.stderrMode ?? 'none' });
+  const log = openDiagLog({
+    workspaceDir: v.workspace,
+    stderrMode: options.stderrMode ?? 'none',
+    ...(options.stderrLevel === undefined ? {} : { stderrLevel: options.stderrLevel }),
+  });
   const parts: HostParts = { lock, log };
   try {
     const band = new StartupBand(log);

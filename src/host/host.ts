@@ -13,7 +13,7 @@ import { askOutcome, type AskOutcome } from './askOutcome.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
-import type { AgentRow, DoorApi, HostApi, HostEvents, VillageEdits } from './hostApi.js';
+import type { AgentRow, AskOptions, DoorApi, HostApi, HostEvents, VillageEdits } from './hostApi.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
@@ -156,9 +156,9 @@ export class Host implements HostApi {
    * of its chain. When no text came back (timed out, interrupted, budget, no answer) the answer is the fixed notice
    * in the village language.
    */
-  async askExternal(client: string, text: string): Promise<AskOutcome> {
+  async askExternal(client: string, text: string, options: AskOptions = {}): Promise<AskOutcome> {
     this.assertOpen();
-    return askOutcome(await this.#supervisor.askExternalOutcome(client, text), this.world());
+    return askOutcome(await this.#supervisor.askExternalOutcome(client, text, options), this.world());
   }
 
   /** A new, empty conversation becomes current (agents started afterwards begin without history). */

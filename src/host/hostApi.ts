@@ -31,6 +31,12 @@ export type { HostHealth } from './health/hostHealth.js';
 export type { McpServerStatus } from './mcp/mcpClientManager.js';
 export type { ScheduleView, VillageState } from './villageCommands.js';
 export type { AskOutcome } from './askOutcome.js';
+
+/** Per-request options of `askExternal`. */
+export interface AskOptions {
+  /** Longest wait for the answer (ms; default the village's askTimeoutSecs); past it the outcome is timed_out. */
+  timeoutMs?: number;
+}
 export type { CostSummary } from '../core/billing/pricing.js';
 export type { TokenTotals } from '../core/billing/tokenTotals.js';
 
@@ -150,7 +156,7 @@ export interface HostApi {
    * delivery ended and the tokens and cost of its chain. Without an answer the text is the fixed notice in the
    * village language.
    */
-  askExternal(client: string, text: string): Promise<AskOutcome>;
+  askExternal(client: string, text: string, options?: AskOptions): Promise<AskOutcome>;
 
   // ---- conversations ---------------------------------------------------------------------------------------
   /** The current conversation id (null when the village runs without a session store). */

@@ -14,7 +14,7 @@ import { cliBudget, describeRun, logRecords, makeVillage, ROOT, runCli, useCliSu
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
-const STDERR_KINDS = new Set<string>([...CORE_EVENT_TYPES, 'cli', 'log']);
+const STDERR_KINDS = new Set<string>([...CORE_EVENT_TYPES, 'cli', 'log', 'outcome']);
 
 function ask(dataDir: string, extra: string[] = [], env: Record<string, string> = KEY, text = 'What is the answer?') {
   return runCli(['ask', '--data-dir', dataDir, '--start', 'batch', '--secrets', 'env', ...extra, text], env);
@@ -168,7 +168,7 @@ describe('ask (built binary)', () => {
     expect(stub().count).toBe(0);
   });
 
-  it('--events jsonl: every stderr line of an ask, an argument error and a failing boot is JSON of the three kinds', { timeout: cliBudget(3) }, async () => {
+  it('--events jsonl: every stderr line of an ask, an argument error and a failing boot is JSON of the four kinds, an ask\'s last one its outcome', { timeout: cliBudget(3) }, async () => {
     stub().respond(() => reply.text('ok'));
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const ok = await ask(dir, ['--events', 'jsonl']);
@@ -176,6 +176,7 @@ describe('ask (built binary)', () => {
     expect(ok.stdout).toBe('ok\n');
     expectAllJsonl(ok.stderr);
     expect(ok.stderr).toContain('"type":"messageSent"');
+    expect(JSON.parse(ok.stderr.trim().split('\n').at(-1)!)).toMatchObject({ type: 'outcome', outcome: 'answered', exitCode: 0, answer: 'ok' });
 
     const argError = await runCli(['ask', '--data-dir', dir, '--events', 'jsonl', 'no start flag'], KEY);
     expect(argError.code, describeRun(argError)).toBe(2);

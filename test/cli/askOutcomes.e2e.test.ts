@@ -1,7 +1,7 @@
 /**
  * `ask` outcomes that are not an answer, and signals (SPEC §6.3–§6.4): timeout → 7, a budget ceiling reached by a
  * multi-round turn → 9, SIGINT during a multi-round turn → 8 with the `turn interrupted` record, SIGINT during boot
- * → 8 with nothing sent. The fixed notice is still the stdout answer.
+ * → 8 with nothing sent. stdout only ever holds an answer: each fixed notice goes to stderr.
  */
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
@@ -22,12 +22,13 @@ function toolEveryRound(delayMs = 0): void {
 }
 
 describe('ask outcomes (built binary)', () => {
-  it('timed out (askTimeoutSecs 1, the stub answers late) → 7 with the fixed notice on stdout', async () => {
+  it('timed out (askTimeoutSecs 1, the stub answers late) → 7 with the fixed notice on stderr, stdout empty', async () => {
     stub().respond(() => reply.text('too late', { delayMs: 5_000 }));
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl, world: { askTimeoutSecs: 1 } });
     const run = await runCli(askArgs(dir), KEY);
     expect(run.code).toBe(7);
-    expect(run.stdout).toBe('(No answer: the wait timed out.)\n');
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('warn [TIMED_OUT] (No answer: the wait timed out.)');
   });
 
   it('budget ceiling reached by a multi-round turn (small tokenBudget, a tool every round) → 9', async () => {
@@ -36,7 +37,8 @@ describe('ask outcomes (built binary)', () => {
     const run = await runCli(askArgs(dir), KEY);
     expect(run.code).toBe(9);
     expect(stub().count).toBeGreaterThan(1);
-    expect(run.stdout.split('\n')).toHaveLength(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('warn [BUDGET_EXHAUSTED]');
   });
 
   it('SIGINT during a multi-round turn → interrupt_all, keep waiting → 8, with the turn interrupted record', async () => {
@@ -47,8 +49,9 @@ describe('ask outcomes (built binary)', () => {
     cli.child.kill('SIGINT');
     const run = await cli.done;
     expect(run.code).toBe(8);
-    // The engine's fixed notice for a cut turn is the answer: one line, then exactly one newline.
-    expect(run.stdout).toMatch(/^\([^\n]*interrupted[^\n]*\)\n$/);
+    // The engine's fixed notice for a cut turn is not an answer: stdout stays empty, the notice is on stderr.
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/warn \[INTERRUPTED\] \([^\n]*interrupted[^\n]*\)/);
     const records = logRecords(dir);
     expect(records.some((r) => r.msg === 'turn interrupted' && r.agent === 'desk')).toBe(true);
     expect(records.filter((r) => r.msg === 'agent stopped').length).toBe(2);

@@ -1,15 +1,20 @@
 /**
- * `fuseforks-cli ask` as a testable function (SPEC §6.2): preflight → boot (no door, no schedules) → start the
- * start set → one external request → the answer on stdout plus exactly one newline → close (which waits for the
- * turn record) → the exit code of the outcome (SPEC §6.4). Signals: during boot → 8 having sent nothing; the first
- * after sending → interrupt_all and keep waiting (→ 8); the second → exit at once with 8.
+ * `fuseforks-cli ask` as a testable function: preflight → boot (no door, no schedules) → start the start set → one
+ * external request → close (which waits for the turn record) → the exit code of the outcome. stdout only ever
+ * holds an answer (plus one newline), or with `--json` exactly one report object; an unanswered request's notice
+ * and the reasons of the turns that failed go to stderr; `--events jsonl` ends with an `outcome` line.
+ * Signals: during boot → 8 having sent nothing; the first after sending → interrupt_all and keep waiting (→ 8);
+ * the second → exit at once with 8.
  */
+import type { ErrorPayload } from '../../core/errors.js';
 import { isFuseforksError } from '../../core/errors.js';
-import { EXIT, exitForOutcome, type ExitCode } from '../exitCodes.js';
+import type { HostApi } from '../../host/hostApi.js';
+import { EXIT, type ExitCode } from '../exitCodes.js';
 import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
 import type { CliOutput } from '../output.js';
 import { exitNow, type SignalWatch } from '../signals.js';
+import { deliveredReport, failureNotes, outcomeNote, undeliveredReport, type AskReport } from './askReport.js';
 
 /** Client name used when `--client` is absent. */
 export const DEFAULT_CLIENT = 'fuseforks-cli';
@@ -22,18 +27,30 @@ export interface AskOptions extends HeadlessFlags {
   continueSession: boolean;
   verbose: boolean;
   appVersion: string;
+  /** Print one JSON report on stdout instead of the answer. */
+  json?: boolean;
+  /** Longest wait for the answer (seconds); default the village's askTimeoutSecs. */
+  timeoutSecs?: number;
 }
 
-function bootInterrupted(output: CliOutput): ExitCode {
+/** Writes the end of an ask: the answer or the JSON report on stdout, the `outcome` line under jsonl. */
+function finish(report: AskReport, options: AskOptions, output: CliOutput): ExitCode {
+  if (options.json === true) output.stdout(JSON.stringify(report));
+  else if (report.answer !== null) output.stdout(report.answer);
+  output.event({ type: 'outcome', ...report });
+  return report.exitCode;
+}
+
+function bootInterrupted(options: AskOptions, output: CliOutput): ExitCode {
   output.note({ level: 'warn', code: 'INTERRUPTED', message: 'Interrupted while starting; nothing was sent.' });
-  return EXIT.interrupted;
+  return finish(undeliveredReport(EXIT.interrupted), options, output);
 }
 
-/** Runs `ask`; returns the exit code. Only the answer is written to stdout. */
+/** Runs `ask`; returns the exit code. */
 export async function runAsk(options: AskOptions, output: CliOutput, signals: SignalWatch): Promise<ExitCode> {
   const gate = await preflightGate('ask', options, output, options.verbose);
-  if (!gate.ok) return gate.exit;
-  if (signals.count > 0) return bootInterrupted(output);
+  if (!gate.ok) return finish(undeliveredReport(gate.exit), options, output);
+  if (signals.count > 0) return bootInterrupted(options, output);
   // A second signal while booting or waiting is "exit now" (the OS releases the lock when the process ends).
   signals.onSignal((count) => {
     if (count >= 2) exitNow(EXIT.interrupted);
@@ -52,36 +69,57 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
     },
     output,
   );
-  if (!opened.ok) return opened.exit;
+  if (!opened.ok) return finish(undeliveredReport(opened.exit), options, output);
   const host = opened.host;
+  // Why turns failed under this request (agentFailed carries the error's code, message and fix).
+  const failures: ErrorPayload[] = [];
+  host.events.subscribe((event) => {
+    if (event.type === 'agentFailed') failures.push(event.error);
+  });
+  const report = await deliver(host, gate.start, options, output, signals, failures);
+  const late = await closeAndReport(host, output);
+  const code = finish(report, options, output);
+  // Past the grace some worker may still be alive and hold the event loop open.
+  if (late) exitNow(code);
+  return code;
+}
+
+/** Starts the start set and sends the request; the report of how it went (notes already written). */
+async function deliver(
+  host: HostApi,
+  start: readonly string[],
+  options: AskOptions,
+  output: CliOutput,
+  signals: SignalWatch,
+  failures: readonly ErrorPayload[],
+): Promise<AskReport> {
   try {
-    await host.startSet(gate.start, signals.signal);
+    await host.startSet(start, signals.signal);
   } catch (error) {
     if (!isFuseforksError(error)) throw error;
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
-    await closeAndReport(host, output);
-    return EXIT.coreError;
+    return undeliveredReport(EXIT.coreError);
   }
   if (signals.count > 0) {
-    await closeAndReport(host, output);
-    return bootInterrupted(output);
+    output.note({ level: 'warn', code: 'INTERRUPTED', message: 'Interrupted while starting; nothing was sent.' });
+    return undeliveredReport(EXIT.interrupted);
   }
   signals.onSignal((count) => {
     if (count === 1) void host.interruptAll();
   });
-  let outcome;
   try {
-    outcome = await host.askExternal(options.client ?? DEFAULT_CLIENT, options.text);
+    const timeout = options.timeoutSecs === undefined ? {} : { timeoutMs: options.timeoutSecs * 1000 };
+    const outcome = await host.askExternal(options.client ?? DEFAULT_CLIENT, options.text, timeout);
+    const report = deliveredReport(outcome, host.sessionId());
+    if (report.exitCode !== EXIT.ok) {
+      for (const note of failureNotes(failures)) output.note(note);
+      const notice = outcomeNote(outcome);
+      if (notice !== null) output.note(notice);
+    }
+    return report;
   } catch (error) {
     if (!isFuseforksError(error)) throw error;
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
-    await closeAndReport(host, output);
-    return EXIT.coreError;
+    return undeliveredReport(EXIT.coreError);
   }
-  output.stdout(outcome.answer);
-  const late = await closeAndReport(host, output);
-  const code = exitForOutcome(outcome.state);
-  // Past the grace some worker may still be alive and hold the event loop open.
-  if (late) exitNow(code);
-  return code;
 }

@@ -3,8 +3,8 @@
  * the exit code (SPEC §6.2, §6.4). Thin: signal handlers first, parse, then the lazily loaded `runAsk`.
  */
 import { Args, Command } from '@oclif/core';
-import { askFlags, eventsFlags, villageFlags } from '../flags.js';
-import { CliOutput } from '../output.js';
+import { askFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
+import { CliOutput, processStreams } from '../output.js';
 import { SignalWatch } from '../signals.js';
 import { readBuildVersion } from '../version.js';
 
@@ -13,20 +13,22 @@ export default class Ask extends Command {
   static override summary = 'Send one request to the village reception and print the answer.';
   static override description =
     'Starts the start set (plus the reception) in a new conversation, sends the text as an external client, prints ' +
-    'the answer and exactly one newline on stdout, and exits by outcome: 0 answered, 6 no answer, 7 timed out, ' +
-    '8 interrupted, 9 budget exhausted (3 preflight rejected, 4 village held, 5 boot failed).';
+    'the answer and exactly one newline on stdout (with --json one report object instead), and exits by outcome: ' +
+    '0 answered, 6 no answer, 7 timed out, 8 interrupted, 9 budget exhausted (3 preflight rejected, 4 village held, ' +
+    '5 boot failed). Without an answer, stdout stays empty and the notice and its reasons go to stderr.';
   static override examples = [
     '<%= config.bin %> ask --data-dir ./data --start batch "Summarise the open issues"',
     'echo "hello" | <%= config.bin %> ask --data-dir ./data --start reception --secrets env -',
+    '<%= config.bin %> ask --data-dir ./data --start reception --quiet --json --timeout 120 "Status report"',
   ];
   static override args = { text: Args.string({ required: true, description: 'The request text, or - to read it from stdin.' }) };
-  static override flags = { ...villageFlags, ...askFlags, ...eventsFlags };
+  static override flags = { ...villageFlags, ...askFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
     // Installed before anything else, so a Ctrl+C during parse, preflight or boot still closes cleanly (→ 8).
     const signals = new SignalWatch();
     const { args, flags } = await this.parse(Ask);
-    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human');
+    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const text = args.text === '-' ? await readStdin() : args.text;
     const { runAsk } = await import('../ask/runAsk.js');
     process.exitCode = await runAsk(
@@ -40,6 +42,8 @@ export default class Ask extends Command {
         ...(flags.client === undefined ? {} : { client: flags.client }),
         continueSession: flags['continue-session'],
         verbose: flags.verbose,
+        json: flags.json,
+        ...(flags.timeout === undefined ? {} : { timeoutSecs: flags.timeout }),
         appVersion: readBuildVersion(),
       },
       output,

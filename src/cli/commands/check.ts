@@ -3,8 +3,8 @@
  * then `runCheck` (lazy-loaded so `--help` stays cheap). Sets `process.exitCode`, never exits mid-flight.
  */
 import { Command } from '@oclif/core';
-import { checkFlags, eventsFlags, villageFlags } from '../flags.js';
-import { CliOutput } from '../output.js';
+import { checkFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
+import { CliOutput, processStreams } from '../output.js';
 
 /** The `check` command. */
 export default class Check extends Command {
@@ -18,7 +18,7 @@ export default class Check extends Command {
     '<%= config.bin %> check --for serve --data-dir /data --start batch --secrets env --json',
   ];
   // `--events jsonl` is accepted so `check` takes the same arguments as ask/serve; it makes stderr JSON lines.
-  static override flags = { ...checkFlags, ...villageFlags, ...eventsFlags };
+  static override flags = { ...checkFlags, ...villageFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Check);
@@ -33,7 +33,7 @@ export default class Check extends Command {
         runApproval: flags['run-approval'],
         json: flags.json,
       },
-      new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human'),
+      new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags)),
     );
   }
 }

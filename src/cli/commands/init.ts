@@ -3,19 +3,19 @@
  * village is already there). Thin: parse, then the lazily loaded `runInit`.
  */
 import { Command } from '@oclif/core';
-import { dataDirFlag, eventsFlags } from '../flags.js';
-import { CliOutput } from '../output.js';
+import { dataDirFlag, eventsFlags, noteLevelOf, outputFlags } from '../flags.js';
+import { CliOutput, processStreams } from '../output.js';
 
 /** The `init` command. */
 export default class Init extends Command {
   static override summary = 'Create the example village (five agents, offline echo model) in a data dir.';
   static override description = 'Copies examples/village into --data-dir. Exit 0 when created, 5 when D/workspace/world.json already exists (nothing is overwritten).';
   static override examples = ['<%= config.bin %> init --data-dir ./demo'];
-  static override flags = { 'data-dir': dataDirFlag, ...eventsFlags };
+  static override flags = { 'data-dir': dataDirFlag, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Init);
     const { runInit } = await import('../init/runInit.js');
-    process.exitCode = runInit({ dataDir: flags['data-dir'] }, new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human'));
+    process.exitCode = runInit({ dataDir: flags['data-dir'] }, new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags)));
   }
 }

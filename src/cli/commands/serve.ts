@@ -3,8 +3,8 @@
  * (SPEC §6.3). Thin: signal handlers first, parse, then the lazily loaded `runServe`.
  */
 import { Command } from '@oclif/core';
-import { eventsFlags, villageFlags } from '../flags.js';
-import { CliOutput } from '../output.js';
+import { eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
+import { CliOutput, processStreams } from '../output.js';
 import { SignalWatch } from '../signals.js';
 import { readBuildVersion } from '../version.js';
 
@@ -15,12 +15,12 @@ export default class Serve extends Command {
     'Starts the start set, runs schedules and the door (when enabled on this shelf) and restarts crashed workers. ' +
     'The first SIGINT/SIGTERM closes cleanly (exit 0, grace 30 s); a second exits at once.';
   static override examples = ['<%= config.bin %> serve --data-dir /data --start batch --secrets env'];
-  static override flags = { ...villageFlags, ...eventsFlags };
+  static override flags = { ...villageFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
     const signals = new SignalWatch();
     const { flags } = await this.parse(Serve);
-    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human');
+    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const { runServe } = await import('../serve/runServe.js');
     process.exitCode = await runServe(
       {

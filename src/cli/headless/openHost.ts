@@ -12,10 +12,14 @@ import type { CliOutput } from '../output.js';
 export type Opened = { ok: true; host: HostApi } | { ok: false; exit: ExitCode };
 
 /** `buildHost` with the CLI's stderr mode; under jsonl every CoreEvent is streamed as one line. */
-export async function openHost(dataDir: string, options: Omit<HostOptions, 'stderrMode'>, output: CliOutput): Promise<Opened> {
+export async function openHost(dataDir: string, options: Omit<HostOptions, 'stderrMode' | 'stderrLevel'>, output: CliOutput): Promise<Opened> {
   const [{ buildHost }, { HostPaths }] = await Promise.all([import('../../host/buildHost.js'), import('../../host/hostPaths.js')]);
   try {
-    const host = await buildHost(new HostPaths(dataDir), { ...options, stderrMode: output.mode === 'jsonl' ? 'jsonl' : 'human' });
+    const host = await buildHost(new HostPaths(dataDir), {
+      ...options,
+      stderrMode: output.mode === 'jsonl' ? 'jsonl' : 'human',
+      stderrLevel: output.minLevel,
+    });
     if (output.mode === 'jsonl') host.events.subscribe((event) => output.event(event));
     return { ok: true, host };
   } catch (error) {
