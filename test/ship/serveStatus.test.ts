@@ -2,7 +2,7 @@
  * The heartbeat verdict (pure, table-driven) and the writer against a real temp folder: `status` must go
  * unhealthy for a missing, unreadable, stale or dead heartbeat, and for readiness while serve is not serving.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,10 +51,25 @@ describe('judgeServeStatus', () => {
     });
   }
 
-  it('pidAlive: this process is never "the serve" (a fresh container may reuse a dead serve\'s pid)', () => {
+  it('pidAlive: only a live serve process counts — not this process, not a thread id, not another program', async () => {
+    const { spawn } = await import('node:child_process');
     expect(pidAlive(process.pid)).toBe(false);
-    expect(pidAlive(process.ppid)).toBe(true);
+    expect(pidAlive(process.ppid)).toBe(false); // alive, but not a serve
     expect(pidAlive(2 ** 22 + 7)).toBe(false);
+    const fake = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'serve'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => fake.once('spawn', r));
+      expect(pidAlive(fake.pid!)).toBe(true);
+      let threads: number[] = [];
+      for (let i = 0; i < 100 && threads.length === 0; i++) {
+        threads = readdirSync(`/proc/${fake.pid}/task`).map(Number).filter((t) => t !== fake.pid);
+        if (threads.length === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(threads.length).toBeGreaterThan(0);
+      expect(pidAlive(threads[0]!)).toBe(false); // kill(tid, 0) would say yes
+    } finally {
+      fake.kill('SIGKILL');
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * It sits on the shelf (beside workspace/): it describes this machine's process, never the village, so it is
  * never baked.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -92,15 +93,28 @@ export function judgeServeStatus(read: StatusRead, input: VerdictInput): Verdict
 }
 
 /**
- * `kill(pid, 0)`: ESRCH = gone; EPERM = alive but another user's. Our own pid is never the serve being asked
- * about: in a fresh container the status process can get the very pid a dead serve had written.
+ * Is `pid` a live `serve`? `kill(pid, 0)` alone is not enough in a container: a fresh container's own process (and
+ * its threads, whose ids `kill` also accepts) can hold the very number a dead serve wrote. Where /proc exists the
+ * pid must be a process (not a thread) whose command line has `serve`; elsewhere `kill(pid, 0)` decides
+ * (ESRCH = gone, EPERM = alive but another user's). Our own pid is never the serve being asked about.
  */
 export function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  if (existsSync('/proc/self/status')) return procIsServe(pid);
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function procIsServe(pid: number): boolean {
+  try {
+    const tgid = /^Tgid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    if (tgid !== String(pid)) return false;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve');
+  } catch {
+    return false;
   }
 }
