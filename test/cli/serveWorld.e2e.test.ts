@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_EVENT_TYPES } from '../../src/core/events.js';
 import { openSessionStore } from '../../src/core/sessions/openSessionStore.js';
 import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { requireDist, logRecords, makeVillage, ROOT, runCli, startCli, Temps, type CliChild } from './support/cliProcess.js';
+import { freePort, requireDist, logRecords, makeVillage, ROOT, runCli, startCli, Temps, type CliChild } from './support/cliProcess.js';
 
 const temps = new Temps();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
@@ -36,15 +35,6 @@ function script(r: StubRequest) {
   if (r.lastUserText.includes('door question')) return reply.text('door answer');
   if (r.lastUserText.includes('scheduled ping')) return reply.text('scheduled pong');
   return reply.text(`[stub] ${r.lastUserText}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
 }
 
 /** Polls `test` every 200 ms for up to `ms`. */

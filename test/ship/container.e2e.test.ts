@@ -8,12 +8,11 @@
  * Skipped — loudly — only where podman cannot run; under CI it must run (a missing podman fails the suite).
  */
 import { chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
+import { freePort, makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
 import { listFiles } from './support.js';
 import { buildImages, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, run, type Ran } from '../../scripts/podmanImage.mjs';
 
@@ -36,15 +35,6 @@ let bake: string;
 let certs: string;
 let doorPort: number;
 let proxyPort: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
 
 async function until(test: () => Promise<boolean>, what: string, ms = 90_000): Promise<void> {
   for (let waited = 0; waited < ms; waited += 500) {

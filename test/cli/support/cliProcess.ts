@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -206,4 +207,14 @@ export function useCliSuite(): { temps: Temps; stub(): StubLlm } {
       return stub;
     },
   };
+}
+
+/** A port free on 127.0.0.1 right now (for a door or proxy that must be told its port up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
 }
