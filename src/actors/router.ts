@@ -112,6 +112,7 @@ export class Router {
         hop: env.hop,
         awaitingReply: env.awaitingReply,
         ...(env.coRecipients === undefined ? {} : { coRecipients: env.coRecipients }),
+        ...(env.attachments === undefined ? {} : { attachments: env.attachments }),
       },
       roster,
       material: this.ctx.material(slot.id),
@@ -219,9 +220,11 @@ export class Router {
     const nextHop = env.hop + 1;
     const tokens = r.spend.prompt + r.spend.completion;
     const me: Endpoint = { kind: 'agent', id: slot.id };
+    // Search sources and thinking ride on the first outgoing message only, like the tokens.
+    const notes = { ...(r.grounding === undefined ? {} : { grounding: r.grounding }), ...(r.reasoningSummary === undefined ? {} : { reasoningSummary: r.reasoningSummary }) };
     if (r.outcome.kind === 'finish') {
       const to: Endpoint = env.awaitingReply ? env.from : { kind: 'user' };
-      this.record(me, to, r.outcome.text, nextHop, { tokens });
+      this.record(me, to, r.outcome.text, nextHop, { tokens, ...notes });
       this.ctx.diag.note('reply', { agent: slot.id, to: endpointField(to), hop: nextHop, chars: r.outcome.text.length });
       this.replies.resolve(env.id, { text: r.replyText, state: r.replyState });
       return;
@@ -232,7 +235,7 @@ export class Router {
     const coRecipients = targets.length >= 2 ? { coRecipients: [...targets] } : {};
     const overLimit = nextHop >= world.maxHops;
     targets.forEach((target, i) => {
-      this.record(me, { kind: 'agent', id: target }, message, nextHop, { tokens: i === 0 ? tokens : 0, ...coRecipients });
+      this.record(me, { kind: 'agent', id: target }, message, nextHop, { tokens: i === 0 ? tokens : 0, ...coRecipients, ...(i === 0 ? notes : {}) });
     });
     if (overLimit) {
       this.ctx.emit({ type: 'hopLimitReached', agentId: slot.id, maxHops: world.maxHops });

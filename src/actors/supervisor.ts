@@ -3,6 +3,7 @@
  * Owns the world snapshot, statuses, mailboxes (via the router), the event bus and the external gate;
  * applies the lifecycle of reference core.md §2.3 and the failure policy of STYLE 7.
  */
+import type { PreparedAttachment } from '../core/attachments/attachmentFormat.js';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
 import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
@@ -236,12 +237,17 @@ export class Supervisor {
     this.reviews.resolve(planId, decision);
   }
 
-  /** Records the user's message first, then delivers it as a new causal root (NOT_RUNNING, MAILBOX_FULL). */
-  sendUserMessage(to: string, text: string): void {
+  /**
+   * Records the user's message first, then delivers it as a new causal root (NOT_RUNNING, MAILBOX_FULL). Attached
+   * files are named on the record and their bodies ride only on this envelope.
+   */
+  sendUserMessage(to: string, text: string, attached: readonly PreparedAttachment[] = []): void {
     const from: Endpoint = { kind: 'user' };
-    this.router.record(from, { kind: 'agent', id: to }, text, 0);
+    const files = attached.length === 0 ? {} : { attachments: attached.map((a) => a.ref) };
+    this.router.record(from, { kind: 'agent', id: to }, text, 0, files);
+    const bodies = attached.length === 0 ? {} : { attachments: attached.map((a) => a.prompt) };
     this.router.deliver(
-      this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() }),
+      this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool(), ...bodies }),
     );
   }
 

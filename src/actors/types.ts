@@ -4,6 +4,7 @@
  */
 import type { BudgetPool } from '../core/budget/budgetPool.js';
 import type { AgentStatus, Endpoint } from '../core/events.js';
+import type { PromptAttachment } from '../core/llm/canonical.js';
 import type { AgentHandle } from './agentHandle.js';
 import type { AgentMainSide } from './mainSide.js';
 import type { Mailbox } from './mailbox.js';
@@ -21,6 +22,8 @@ export interface Envelope {
   /** Someone waits for the answer (ask, plan task, external ask). */
   awaitingReply: boolean;
   coRecipients?: string[];
+  /** Files of a person's message (base64 bodies): they reach only the agent this envelope is for. */
+  attachments?: PromptAttachment[];
   /** The causal root's pool, shared by every envelope of that root; null = no ceiling. */
   pool: BudgetPool | null;
   /** The root envelope of this causal chain (its own id for a root; ask/plan children inherit it, handoffs do not). */

@@ -30,6 +30,7 @@ import type {
   TurnPorts,
   TurnResult,
 } from '../core/turn/ports.js';
+import { DeltaCoalescer } from './deltaCoalescer.js';
 import {
   isDataMessage,
   PROTOCOL_VERSION,
@@ -117,6 +118,8 @@ class AgentActor {
   private pendingNotes: DiagNote[] = [];
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
+  /** Streamed reply pieces, gathered before they cross to the main thread. */
+  private readonly deltas: DeltaCoalescer;
 
   constructor(
     private readonly init: InitMessage,
@@ -128,6 +131,7 @@ class AgentActor {
     this.lastCallMilli = init.lastCallMilli;
     this.planIds = new Int32Array(init.planIds);
     this.diag = { note: (kind, fields, level) => this.note(kind, fields, level) };
+    this.deltas = new DeltaCoalescer(init.agent.id, (event) => this.post({ kind: 'event', event }));
   }
 
   listen(): void {
@@ -295,7 +299,7 @@ class AgentActor {
     const deps: TurnDeps = {
       backend: this.backend,
       tools: this.tools,
-      ports: this.ports(msg.envelopeId),
+      ports: this.ports(msg.envelopeId, seq),
       budget: msg.budget === null ? null : this.env.budgetFromShared(msg.budget),
       signal,
       now: () => this.env.now(),
@@ -304,8 +308,9 @@ class AgentActor {
     return this.env.runTurn(input, deps);
   }
 
-  private ports(envelopeId: string): TurnPorts {
+  private ports(envelopeId: string, seq: number): TurnPorts {
     return {
+      streamDelta: (round, delta) => this.deltas.push(seq, round, delta),
       deliverAndWait: (request, signal) => this.deliverAndWait(envelopeId, request, signal),
       notice: (text) => this.post({ kind: 'notice', text }),
       emit: (event) => this.emit(event),
@@ -398,6 +403,7 @@ class AgentActor {
   }
 
   private emit(event: CoreEvent): void {
+    this.deltas.flush();
     this.post({ kind: 'event', event });
   }
 

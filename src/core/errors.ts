@@ -50,6 +50,9 @@ export const ERROR_CODES = [
   // ship: bake / seed (a folder that is not a bake, or an --out that is not empty; a bake of another village)
   'BAKE_INVALID',
   'BAKE_VILLAGE_MISMATCH',
+  // attachments: not an accepted file; a kind the agent's model wire cannot carry
+  'INVALID_ATTACHMENT',
+  'ATTACHMENT_NOT_CARRIED',
   // gui api (loopback HTTP): a request body that does not fit its command; a request without the launch token
   'INVALID_REQUEST',
   'GUI_UNAUTHORIZED',
@@ -155,7 +158,10 @@ export function fromWire(payload: ErrorPayload): FuseforksError {
 }
 
 
-/** Every error is fatal for the agent except the retryable ones and a truncated output (paid, keeps running). */
+/**
+ * Every error is fatal for the agent except the retryable ones, a truncated output (paid, keeps running) and an
+ * attachment its wire cannot carry (the person's input was wrong, not the agent).
+ */
 export function stopsTheAgent(error: Pick<ErrorPayload, 'code' | 'retryable'>): boolean {
-  return !error.retryable && error.code !== 'LLM_OUTPUT_TRUNCATED';
+  return !error.retryable && error.code !== 'LLM_OUTPUT_TRUNCATED' && error.code !== 'ATTACHMENT_NOT_CARRIED';
 }

@@ -3,6 +3,7 @@
  * JSONL (`--events jsonl`), to the GUI and to tests unchanged. camelCase fields, `type` tag, snake_case values.
  */
 import type { ErrorPayload } from './errors.js';
+import type { AttachmentMediaType, Grounding } from './llm/canonical.js';
 
 export const AGENT_STATUSES = ['idle', 'starting', 'running', 'stopping', 'failed'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
@@ -26,6 +27,21 @@ export interface AgentMessage {
   tsMs: number;
   hop: number;
   coRecipients?: string[];
+  /** A provider-side search behind this reply: what it looked up and the sources it used. */
+  grounding?: Grounding;
+  /** The model's thinking summaries for this reply (shown as thinking, never as the answer). */
+  reasoningSummary?: string[];
+  /** Files the person sent with this message (stored under workspace/attachments/). */
+  attachments?: AttachmentRef[];
+}
+
+/** A stored attachment as a message names it; the bytes live in `workspace/attachments/{id}.{ext}`. */
+export interface AttachmentRef {
+  /** uuid v4 */
+  id: string;
+  mediaType: AttachmentMediaType;
+  fileName: string;
+  bytes: number;
 }
 
 /** Outcome of every delivery (ask, plan task, external ask). Expected values, never thrown. */
@@ -101,6 +117,11 @@ export type CoreEvent =
   | { type: 'sessionSwitched'; sessionId: string }
   | { type: 'turnRecorded'; agentId: string; sessionId: string }
   | { type: 'agentTyping'; agentId: string; active: boolean }
+  /**
+   * A piece of a reply as it streams in (coalesced by the worker): `text` of the answer, `thinking`, or `restart`
+   * (a retried call begins: drop what this round showed). A new round or turn replaces what was shown before.
+   */
+  | { type: 'textDelta'; agentId: string; turnSeq: number; round: number; kind: 'text' | 'thinking' | 'restart'; text: string }
   | { type: 'toolInvoked'; agentId: string; tool: string; ok: boolean; reason: ReasonState }
   | { type: 'toolLimitReached'; agentId: string; maxIterations: number }
   | { type: 'toolRepeatBlocked'; agentId: string; tool: string; repeats: number }
@@ -136,6 +157,7 @@ export const CORE_EVENT_TYPES = [
   'sessionSwitched',
   'turnRecorded',
   'agentTyping',
+  'textDelta',
   'toolInvoked',
   'toolLimitReached',
   'toolRepeatBlocked',

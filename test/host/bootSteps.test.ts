@@ -10,7 +10,7 @@ function template(id: string, credential: CredentialSource, extra: Partial<Model
     id, name: id, baseUrl: 'http://127.0.0.1:9/v1', model: 'm', contextLength: 8192, temperature: null, maxOutputTokens: 1024,
     credential, provider: 'open_ai_compat', useTools: true, effort: null, requestTimeoutSecs: 60, maxRetries: 1,
     inputPerMtok: null, outputPerMtok: null, cacheReadPerMtok: null, cacheWritePerMtok: null, cacheWrite1hPerMtok: null,
-    pricingAsOf: null, ...extra,
+    pricingAsOf: null, googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true, ...extra,
   };
 }
 

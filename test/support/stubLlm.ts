@@ -1,13 +1,16 @@
 /**
- * THE shared loopback stub LLM for integration tests: one node:http server on 127.0.0.1:0 serving both
- * wires — `POST /v1/chat/completions` (OpenAI-compatible) and `POST /v1/messages` (Anthropic).
+ * THE shared loopback stub LLM for integration tests: one node:http server on 127.0.0.1:0 speaking every wire of
+ * the product with the providers' real shapes, whole bodies and server-sent event streams alike:
+ * `POST /v1/chat/completions` (OpenAI-compatible), `POST /v1/messages` (Anthropic), `POST /v1/responses`
+ * (OpenAI / xAI / Meta Responses) and `POST /v1/models/{model}:generateContent` / `:streamGenerateContent?alt=sse`
+ * (Gemini). A request that asks for a stream (`stream: true`, or Gemini's streaming method) gets one.
  *
  * Usage:
  *   const stub = await startStubLlm();            // template.baseUrl = stub.baseUrl
  *   stub.enqueue(reply.text('hi'));               // FIFO script, one step per request
  *   stub.enqueue(reply.tool('grep', { q: 'x' }), (r) => r.model === 'm-b'); // only for matching requests
  *   stub.respond((r) => reply.text(`[stub] ${r.lastUserText}`)); // fallback when nothing queued matches
- *   ... stub.requests, stub.count ...
+ *   ... stub.requests, stub.count, await stub.waitForClose(i) ...
  *   await stub.close();
  *
  * With nothing queued and no responder, the stub echoes: text `[stub] <last user text>`.
@@ -15,19 +18,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  describeRequest,
-  errorBody,
-  guessPromptTokens,
-  reply,
-  successBody,
-  type StubRequest,
-  type StubStep,
-  type StubWire,
-} from './stubLlmWire.js';
+import { performance } from 'node:perf_hooks';
+import { answerOf, errorBody, successBody } from './stubLlmBodies.js';
+import { streamFrames, type Frame } from './stubLlmStream.js';
+import { describeRequest, guessPromptTokens, reply, type StubRequest, type StubStep, type StubWire } from './stubLlmWire.js';
 
 export { reply, describeRequest } from './stubLlmWire.js';
-export type { StubRequest, StubStep, StubUsage, StubToolCall, StubWire } from './stubLlmWire.js';
+export type { StubRequest, StubStep, StubUsage, StubToolCall, StubWire, StubGrounding } from './stubLlmWire.js';
 
 /** Picks a step for a request when the queue has none that matches. */
 export type StubResponder = (request: StubRequest) => StubStep | Promise<StubStep>;
@@ -37,7 +34,7 @@ export type StubMatch = (request: StubRequest) => boolean;
 
 /** A running stub LLM. */
 export interface StubLlm {
-  /** `http://127.0.0.1:PORT/v1` — use as a model template's baseUrl for either provider. */
+  /** `http://127.0.0.1:PORT/v1` — use as a model template's baseUrl for any provider. */
   readonly baseUrl: string;
   readonly port: number;
   /** Every request received, in arrival order (including hung and failed ones). */
@@ -56,6 +53,10 @@ export interface StubLlm {
   reset(): void;
   /** Resolves when `count` reaches n (for tests that wait on a request arriving before acting). */
   waitForCount(n: number): Promise<void>;
+  /** Resolves when the first byte of the answer to `requests[i]` was written. */
+  waitForFirstByte(i: number): Promise<void>;
+  /** Resolves when the client closed `requests[i]` before the stub had finished its answer. */
+  waitForClose(i: number): Promise<void>;
   /** Stops listening, drops hung connections and pending delays. */
   close(): Promise<void>;
 }
@@ -63,7 +64,13 @@ export interface StubLlm {
 const ROUTES: Record<string, StubWire> = {
   '/v1/chat/completions': 'openai',
   '/v1/messages': 'anthropic',
+  '/v1/responses': 'responses',
 };
+
+function wireOf(path: string): StubWire | undefined {
+  if (/^\/v1\/models\/[^/]+:(generateContent|streamGenerateContent)$/.test(path)) return 'gemini';
+  return ROUTES[path];
+}
 
 const echoResponder: StubResponder = (r) => reply.text(`[stub] ${r.lastUserText}`);
 
@@ -84,10 +91,10 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
   if (res.destroyed || res.writableEnded) return; // the client gave up (abort or timeout)
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -97,6 +104,14 @@ export async function startStubLlm(): Promise<StubLlm> {
   const requests: StubRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  // Per-request events: first byte written, closed early by the client.
+  const marks = new Map<string, Array<() => void>>();
+  const mark = (key: string): void => {
+    for (const fn of marks.get(key) ?? []) fn();
+    marks.delete(key);
+  };
+  const whenMarked = (key: string, done: () => boolean): Promise<void> =>
+    done() ? Promise.resolve() : new Promise((resolve) => marks.set(key, [...(marks.get(key) ?? []), resolve]));
   let responder: StubResponder = echoResponder;
   let arrivals = 0;
 
@@ -117,7 +132,7 @@ export async function startStubLlm(): Promise<StubLlm> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    const wire = ROUTES[path];
+    const wire = wireOf(path);
     const raw = await readBody(req);
     if (req.method !== 'POST' || wire === undefined) {
       send(res, 404, { error: { message: `stub LLM: no route ${req.method} ${path}` } });
@@ -131,8 +146,18 @@ export async function startStubLlm(): Promise<StubLlm> {
       body = null;
     }
     const index = arrivals++;
-    const request: StubRequest = { wire, path, headers: flatHeaders(req), body, index, ...describeRequest(wire, body) };
+    const request: StubRequest = { wire, path, headers: flatHeaders(req), body, index, firstByteAt: null, closedEarly: false, ...describeRequest(wire, path, body) };
     requests.push(request);
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      request.closedEarly = true;
+      mark(`close:${index}`);
+    });
+    const firstByte = (): void => {
+      if (request.firstByteAt !== null) return;
+      request.firstByteAt = performance.timeOrigin + performance.now();
+      mark(`byte:${index}`);
+    };
     for (const w of waiters.filter((x) => requests.length >= x.n)) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
@@ -142,16 +167,44 @@ export async function startStubLlm(): Promise<StubLlm> {
     if (step.delayMs !== undefined && step.delayMs > 0) await wait(step.delayMs);
     switch (step.kind) {
       case 'error':
+        firstByte();
         send(res, step.status, step.body ?? errorBody(wire, step.status));
         return;
       case 'raw':
-        send(res, step.status ?? 200, step.body);
+        firstByte();
+        send(res, step.status ?? 200, step.body, step.contentType);
         return;
+      case 'streamError':
       case 'text':
       case 'toolCalls':
-        send(res, 200, successBody(wire, step, request.model, index, guessPromptTokens(raw)));
+      case 'blocked': {
+        const answer = answerOf(step.kind === 'streamError' ? reply.text(step.text) : step, request.model, index, guessPromptTokens(raw));
+        if (!request.stream) {
+          firstByte();
+          send(res, 200, step.kind === 'streamError' ? errorBody(wire, step.status) : successBody(wire, answer));
+          return;
+        }
+        const frames = streamFrames(wire, answer, step.chunkChars ?? 4, step.kind === 'streamError' ? step.status : null);
+        await writeStream(res, frames, step.chunkDelayMs ?? 0, step.stallAfterChunks, firstByte);
         return;
+      }
     }
+  };
+
+  /** Writes an event stream frame by frame; with `stallAfter` it stops after that many text pieces and stays open. */
+  const writeStream = async (res: ServerResponse, frames: Frame[], delayMs: number, stallAfter: number | undefined, firstByte: () => void): Promise<void> => {
+    if (res.destroyed) return;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let pieces = 0;
+    for (const f of frames) {
+      if (res.destroyed) return;
+      if (stallAfter !== undefined && f.textPiece && pieces >= stallAfter) return; // hold the connection open
+      if (f.textPiece) pieces += 1;
+      firstByte();
+      res.write(f.text);
+      if (delayMs > 0) await wait(delayMs);
+    }
+    res.end();
   };
 
   const server = createServer((req, res) => {
@@ -165,7 +218,7 @@ export async function startStubLlm(): Promise<StubLlm> {
   });
   const port = (server.address() as AddressInfo).port;
 
-  return {
+  const api: StubLlm = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
@@ -189,6 +242,16 @@ export async function startStubLlm(): Promise<StubLlm> {
       requests.length = 0;
       responder = echoResponder;
     },
+    waitForFirstByte(i) {
+      const r = requests[i];
+      if (r === undefined) return api.waitForCount(i + 1).then(() => api.waitForFirstByte(i));
+      return whenMarked(`byte:${r.index}`, () => r.firstByteAt !== null);
+    },
+    waitForClose(i) {
+      const r = requests[i];
+      if (r === undefined) return api.waitForCount(i + 1).then(() => api.waitForClose(i));
+      return whenMarked(`close:${r.index}`, () => r.closedEarly);
+    },
     waitForCount(n) {
       if (requests.length >= n) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ n, resolve }));
@@ -200,4 +263,5 @@ export async function startStubLlm(): Promise<StubLlm> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return api;
 }

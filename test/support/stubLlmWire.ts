@@ -1,11 +1,11 @@
 /**
- * Pure wire shaping for the loopback stub LLM: script steps in, exact provider response bodies out,
- * and the few request readers a responder needs (model, system text, last user text) for both wires.
- * Kept apart from the HTTP server so the shapes can be read (and reused) without a socket.
+ * Script steps and request readers for the loopback stub LLM, for every wire it speaks: OpenAI chat completions,
+ * Anthropic Messages, Gemini generateContent and the Responses API (OpenAI / xAI / Meta share its shapes).
+ * The exact response bodies live in `stubLlmBodies.ts`, the event streams in `stubLlmStream.ts`.
  */
 
 /** Which provider wire a request came in on. */
-export type StubWire = 'openai' | 'anthropic';
+export type StubWire = 'openai' | 'anthropic' | 'gemini' | 'responses';
 
 /** Canonical usage numbers for a scripted reply (tokens). `prompt` includes cacheRead and cacheWrite. */
 export interface StubUsage {
@@ -13,22 +13,37 @@ export interface StubUsage {
   completion?: number;
   cacheRead?: number;
   cacheWrite?: number;
-  /** Part of cacheWrite written with the 1-hour TTL (Anthropic's `cache_creation` breakdown). */
+  /** Part of cacheWrite written for 1 hour (Anthropic). */
   cacheWrite1h?: number;
+  /** Part of completion. */
   reasoning?: number;
 }
 
-/** One scripted tool call. `rawArgs` sends an exact (possibly broken) JSON string on the OpenAI wire. */
+/** One scripted tool call. `rawArgs` sends an exact (possibly broken) JSON string where the wire uses strings. */
 export interface StubToolCall {
   name: string;
   args?: unknown;
   id?: string;
   rawArgs?: string;
+  /** Gemini: a thoughtSignature on the functionCall part (must come back on the next request). */
+  signature?: string;
+}
+
+/** A provider-side search behind a text reply (Gemini grounding; Responses web_search_call + citations). */
+export interface StubGrounding {
+  queries: string[];
+  sources: Array<{ uri: string; title: string }>;
 }
 
 interface StepTiming {
   /** Wait this long (ms) before answering: makes slow turns without a hang. */
   delayMs?: number;
+  /** Streamed answers: split the text into pieces of this many chars (default 4). */
+  chunkChars?: number;
+  /** Streamed answers: wait this long between events (ms; default 0). */
+  chunkDelayMs?: number;
+  /** Streamed answers: send this many pieces of the text, then keep the connection open without another byte. */
+  stallAfterChunks?: number;
 }
 
 /** A text reply. `finish: 'length'` with empty text makes a truncated (paid) reply. */
@@ -37,6 +52,9 @@ export interface StubTextStep extends StepTiming {
   text: string;
   finish?: 'stop' | 'length';
   usage?: StubUsage;
+  /** Thinking the model shows apart from the answer. */
+  thinking?: string;
+  grounding?: StubGrounding;
 }
 
 /** One or more tool calls, with optional accompanying text. */
@@ -45,6 +63,13 @@ export interface StubToolCallsStep extends StepTiming {
   calls: StubToolCall[];
   text?: string;
   usage?: StubUsage;
+  thinking?: string;
+}
+
+/** The provider's safety block (no answer): Gemini SAFETY, Anthropic refusal, OpenAI content_filter. */
+export interface StubBlockedStep extends StepTiming {
+  kind: 'blocked';
+  usage?: StubUsage;
 }
 
 /** An HTTP error status; `body` defaults to the provider's error envelope. */
@@ -52,6 +77,14 @@ export interface StubErrorStep extends StepTiming {
   kind: 'error';
   status: number;
   body?: string | Record<string, unknown>;
+}
+
+/** A 200 stream that sends `text` and then the provider's in-stream error event (e.g. Anthropic overloaded). */
+export interface StubStreamErrorStep extends StepTiming {
+  kind: 'streamError';
+  text: string;
+  /** The HTTP status the error stands for (529/500 are transient, 400 is not). */
+  status: number;
 }
 
 /** Never answers: the socket stays open until the client aborts or the stub closes. */
@@ -64,10 +97,12 @@ export interface StubRawStep extends StepTiming {
   kind: 'raw';
   status?: number;
   body: unknown;
+  /** Sent as this content type (default application/json). */
+  contentType?: string;
 }
 
 /** One scripted answer of the stub LLM. */
-export type StubStep = StubTextStep | StubToolCallsStep | StubErrorStep | StubHangStep | StubRawStep;
+export type StubStep = StubTextStep | StubToolCallsStep | StubBlockedStep | StubErrorStep | StubStreamErrorStep | StubHangStep | StubRawStep;
 
 /** A request as the stub received it. `headers` include auth: assert on them, never print them. */
 export interface StubRequest {
@@ -77,70 +112,95 @@ export interface StubRequest {
   /** Parsed JSON body (null when the body was not JSON). */
   body: Record<string, unknown> | null;
   model: string;
-  /** System text: OpenAI system messages or the Anthropic `system` field, joined with "\n\n". */
+  /** The client asked for an event stream. */
+  stream: boolean;
+  /** System text (OpenAI system messages, Anthropic `system`, Gemini systemInstruction, Responses system items). */
   system: string;
-  /** Text of the last user message (text blocks only; tool results excluded). */
+  /** Text of the last user message (text only; tool results excluded). */
   lastUserText: string;
   /** 0-based arrival index over the stub's lifetime. */
   index: number;
+  /** Epoch ms (performance clock) of the first response byte the stub wrote; null before. */
+  firstByteAt: number | null;
+  /** True once the client closed the connection before the stub had finished its answer. */
+  closedEarly: boolean;
 }
 
 /** Builders, so scripts read as sentences. */
 export const reply = {
   text: (text: string, extra: Omit<StubTextStep, 'kind' | 'text'> = {}): StubTextStep => ({ kind: 'text', text, ...extra }),
-  toolCalls: (calls: StubToolCall[], extra: Omit<StubToolCallsStep, 'kind' | 'calls'> = {}): StubToolCallsStep => ({
-    kind: 'toolCalls',
-    calls,
-    ...extra,
-  }),
-  tool: (name: string, args: unknown = {}, extra: Omit<StubToolCallsStep, 'kind' | 'calls'> = {}): StubToolCallsStep => ({
-    kind: 'toolCalls',
-    calls: [{ name, args }],
-    ...extra,
-  }),
+  toolCalls: (calls: StubToolCall[], extra: Omit<StubToolCallsStep, 'kind' | 'calls'> = {}): StubToolCallsStep => ({ kind: 'toolCalls', calls, ...extra }),
+  tool: (name: string, args: unknown = {}, extra: Omit<StubToolCallsStep, 'kind' | 'calls'> = {}): StubToolCallsStep => ({ kind: 'toolCalls', calls: [{ name, args }], ...extra }),
+  blocked: (usage?: StubUsage): StubBlockedStep => ({ kind: 'blocked', ...(usage === undefined ? {} : { usage }) }),
   error: (status: number, body?: string | Record<string, unknown>, delayMs?: number): StubErrorStep => ({
     kind: 'error',
     status,
     ...(body === undefined ? {} : { body }),
     ...(delayMs === undefined ? {} : { delayMs }),
   }),
+  streamError: (text: string, status: number): StubStreamErrorStep => ({ kind: 'streamError', text, status }),
   hang: (): StubHangStep => ({ kind: 'hang' }),
-  raw: (body: unknown, status = 200): StubRawStep => ({ kind: 'raw', body, status }),
+  raw: (body: unknown, status = 200, contentType?: string): StubRawStep => ({ kind: 'raw', body, status, ...(contentType === undefined ? {} : { contentType }) }),
 };
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((b): b is { type: string; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text')
-    .map((b) => b.text)
+  return list(content)
+    .map(obj)
+    .filter((b) => (b.type === 'text' || b.type === 'input_text') && typeof b.text === 'string')
+    .map((b) => b.text as string)
     .join('');
 }
 
-/** Reads model, system text and last user text out of a parsed request body of either wire. */
-export function describeRequest(wire: StubWire, body: Record<string, unknown> | null): Pick<StubRequest, 'model' | 'system' | 'lastUserText'> {
-  const model = typeof body?.model === 'string' ? body.model : '';
-  const messages = Array.isArray(body?.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : [];
-  let system = '';
-  if (wire === 'openai') {
-    system = messages.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n\n');
-  } else {
-    system = textOf(body?.system);
+function geminiText(content: unknown): string {
+  return list(obj(content).parts)
+    .map(obj)
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('');
+}
+
+/** Reads model, stream flag, system text and last user text out of a parsed request body of any wire. */
+export function describeRequest(wire: StubWire, path: string, body: Obj | null): Pick<StubRequest, 'model' | 'stream' | 'system' | 'lastUserText'> {
+  if (wire === 'gemini') {
+    const model = decodeURIComponent(/\/models\/([^:]+):/.exec(path)?.[1] ?? '');
+    const contents = list(body?.contents).map(obj);
+    let lastUserText = '';
+    for (let i = contents.length - 1; i >= 0; i--) {
+      const c = contents[i] as Obj;
+      const text = geminiText(c);
+      if (c.role !== 'user' || (text === '' && list(c.parts).some((p) => obj(p).functionResponse !== undefined))) continue;
+      lastUserText = text;
+      break;
+    }
+    return { model, stream: path.includes(':streamGenerateContent'), system: geminiText(body?.systemInstruction), lastUserText };
   }
+  const model = typeof body?.model === 'string' ? body.model : '';
+  const stream = body?.stream === true;
+  const items = list(wire === 'responses' ? body?.input : body?.messages).map(obj);
+  const system =
+    wire === 'anthropic'
+      ? textOf(body?.system)
+      : items.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n\n');
   let lastUserText = '';
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role !== 'user') continue;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const m = items[i] as Obj;
+    if (m.role !== 'user') continue;
     const text = textOf(m.content);
     // An Anthropic user message holding only tool results is not the person's last words.
     if (text === '' && wire === 'anthropic' && Array.isArray(m.content)) continue;
     lastUserText = text;
     break;
   }
-  return { model, system, lastUserText };
+  return { model, stream, system, lastUserText };
 }
 
-function usageNumbers(usage: StubUsage | undefined, text: string, promptGuess: number): Required<StubUsage> {
+/** Canonical numbers of a step, with defaults: prompt = request chars/4, completion = text chars/4 (at least 1). */
+export function usageNumbers(usage: StubUsage | undefined, text: string, promptGuess: number): Required<StubUsage> {
   return {
     prompt: usage?.prompt ?? promptGuess,
     completion: usage?.completion ?? Math.max(1, Math.ceil(text.length / 4)),
@@ -154,74 +214,4 @@ function usageNumbers(usage: StubUsage | undefined, text: string, promptGuess: n
 /** Default prompt tokens when a step gives none: request JSON chars / 4, at least 1. */
 export function guessPromptTokens(rawBody: string): number {
   return Math.max(1, Math.ceil(rawBody.length / 4));
-}
-
-/** The success body for a text or tool-call step, in the exact wire shape. */
-export function successBody(wire: StubWire, step: StubTextStep | StubToolCallsStep, model: string, index: number, promptGuess: number): Record<string, unknown> {
-  const text = step.kind === 'text' ? step.text : (step.text ?? '');
-  const calls = step.kind === 'toolCalls' ? step.calls : [];
-  const u = usageNumbers(step.usage, text, promptGuess);
-  const finish = step.kind === 'toolCalls' ? 'tool' : (step.finish ?? 'stop');
-  const callId = (c: StubToolCall, i: number, prefix: string): string => c.id ?? `${prefix}${index}_${i}`;
-  if (wire === 'openai') {
-    return {
-      id: `chatcmpl-stub-${index}`,
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: text === '' && calls.length > 0 ? null : text,
-            ...(calls.length === 0
-              ? {}
-              : {
-                  tool_calls: calls.map((c, i) => ({
-                    id: callId(c, i, 'call_'),
-                    type: 'function',
-                    function: { name: c.name, arguments: c.rawArgs ?? JSON.stringify(c.args ?? {}) },
-                  })),
-                }),
-          },
-          finish_reason: finish === 'tool' ? 'tool_calls' : finish,
-        },
-      ],
-      usage: {
-        prompt_tokens: u.prompt,
-        completion_tokens: u.completion,
-        total_tokens: u.prompt + u.completion,
-        prompt_tokens_details: { cached_tokens: u.cacheRead },
-        completion_tokens_details: { reasoning_tokens: u.reasoning },
-      },
-    };
-  }
-  const content: Array<Record<string, unknown>> = [];
-  if (text !== '') content.push({ type: 'text', text });
-  calls.forEach((c, i) => content.push({ type: 'tool_use', id: callId(c, i, 'toolu_'), name: c.name, input: c.args ?? {} }));
-  return {
-    id: `msg_stub_${index}`,
-    type: 'message',
-    role: 'assistant',
-    model,
-    content,
-    stop_reason: finish === 'tool' ? 'tool_use' : finish === 'length' ? 'max_tokens' : 'end_turn',
-    stop_sequence: null,
-    usage: {
-      input_tokens: Math.max(0, u.prompt - u.cacheRead - u.cacheWrite),
-      output_tokens: u.completion,
-      cache_creation_input_tokens: u.cacheWrite,
-      cache_read_input_tokens: u.cacheRead,
-      cache_creation: { ephemeral_5m_input_tokens: Math.max(0, u.cacheWrite - u.cacheWrite1h), ephemeral_1h_input_tokens: u.cacheWrite1h },
-    },
-  };
-}
-
-/** The provider's error envelope for a status (used when an error step has no body). */
-export function errorBody(wire: StubWire, status: number): Record<string, unknown> {
-  const message = `stub error ${status}`;
-  if (wire === 'openai') return { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: String(status) } };
-  const type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
-  return { type: 'error', error: { type, message } };
 }

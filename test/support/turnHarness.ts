@@ -6,7 +6,7 @@
 import { BudgetPool } from '../../src/core/budget/budgetPool.js';
 import { MemoryDiagSink } from '../../src/core/diag.js';
 import type { CoreEvent, Endpoint } from '../../src/core/events.js';
-import type { LlmBackend, ToolSpec } from '../../src/core/llm/canonical.js';
+import type { LlmBackend, PromptAttachment, StreamDelta, ToolSpec } from '../../src/core/llm/canonical.js';
 import type { ToolBox, ToolContext, ToolOutcome } from '../../src/core/tools/contract.js';
 import type {
   DeliveryRequest,
@@ -86,7 +86,7 @@ export function modelTemplate(patch: Partial<ModelTemplate> = {}): ModelTemplate
     cacheReadPerMtok: null,
     cacheWrite1hPerMtok: null,
     cacheWritePerMtok: null,
-    pricingAsOf: null,
+    pricingAsOf: null, googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true,
   };
 }
 
@@ -118,6 +118,8 @@ export interface SendOptions {
   /** Reuse a pool (e.g. one already drained); default a fresh pool per root when a budget is set. */
   budget?: BudgetPool | null;
   coRecipients?: string[];
+  /** Files riding on this message. */
+  attachments?: PromptAttachment[];
 }
 
 /** The driver. */
@@ -131,6 +133,8 @@ export class TurnHarness {
   readonly deliveries: DeliveryRequest[] = [];
   /** Every LLM call the engine reported, in order. */
   readonly calls: CallRecord[] = [];
+  /** Every streamed piece the engine passed on, with its agent and round. */
+  readonly deltas: Array<{ agentId: string; round: number; delta: StreamDelta }> = [];
   private readonly agents = new Map<string, HarnessAgent>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly lastCall = new Map<string, number>();
@@ -159,6 +163,7 @@ export class TurnHarness {
       hop: 0,
       awaitingReply: opts.awaitingReply ?? false,
       coRecipients: opts.coRecipients,
+      ...(opts.attachments === undefined ? {} : { attachments: opts.attachments }),
       signal: opts.signal ?? new AbortController().signal,
       budget,
     });
@@ -188,6 +193,7 @@ export class TurnHarness {
         emit: (event) => this.events.push(event),
         diag: this.diag,
         reportCall: (call) => this.calls.push(call),
+        streamDelta: (round, delta) => this.deltas.push({ agentId, round, delta }),
       };
       const result = await runTurn(
         {
@@ -206,6 +212,7 @@ export class TurnHarness {
             hop: env.hop,
             awaitingReply: env.awaitingReply,
             ...(env.coRecipients ? { coRecipients: env.coRecipients } : {}),
+            ...(env.attachments ? { attachments: env.attachments } : {}),
           },
           turnSeq: ++this.turnSeq,
           lastCallMilli: this.lastCall.get(agentId) ?? 0,

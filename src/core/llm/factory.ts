@@ -5,11 +5,16 @@
 import type { ModelTemplate, Provider } from '../world/types.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import type { LlmBackend } from './canonical.js';
-import { AnthropicBackend } from './anthropic.js';
+import { anthropicWire } from './anthropic.js';
 import { EchoBackend } from './echo.js';
+import { geminiWire } from './gemini.js';
+import { HttpBackend } from './httpBackend.js';
 import type { HttpBackendConfig } from './httpClient.js';
 import { configError, LlmError } from './llmError.js';
-import { OpenAiCompatBackend } from './openAiCompat.js';
+import { openAiCompatWire } from './openAiCompat.js';
+import { metaResponsesWire, openAiResponsesWire, xaiResponsesWire } from './responsesDialects.js';
+import type { WireAdapter, WireSettings } from './wireAdapter.js';
+import { KNOWN_PROVIDERS } from '../world/enums.js';
 import { envNameForKey as envNameHint } from '../secrets/secretNames.js';
 
 /** `strict` throws configuration errors; `echoOnFailure` substitutes a labelled echo backend. */
@@ -24,7 +29,10 @@ export interface BackendResolution {
 /** Test and tuning hooks passed through to HTTP backends. */
 export type BackendTuning = Pick<HttpBackendConfig, 'sleep' | 'onRetry'>;
 
-/** Explicit provider, else detected from the base URL: api.anthropic.com → anthropic, anything else compat. */
+/**
+ * Explicit provider, else detected from the base URL: api.anthropic.com → anthropic, anything else compat.
+ * Gemini and the Responses wires are never detected (a template that works as compat must not silently move).
+ */
 export function effectiveProvider(template: Pick<ModelTemplate, 'provider' | 'baseUrl'>): Provider {
   if (template.provider !== null) return template.provider;
   return template.baseUrl.includes('api.anthropic.com') ? 'anthropic' : 'open_ai_compat';
@@ -60,7 +68,7 @@ export function createBackendStrict(template: ModelTemplate, secrets: SecretStor
   if (template.unsupportedProvider !== undefined) {
     throw configError(
       `model template "${template.id}" uses provider "${template.unsupportedProvider}", which this build does not support`,
-      'set "provider" to open_ai_compat, anthropic or echo in world.json (or pick another template for the agent)',
+      `set "provider" to one of ${KNOWN_PROVIDERS.join(', ')} in world.json (or pick another template for the agent)`,
     );
   }
   const provider = effectiveProvider(template);
@@ -73,9 +81,40 @@ export function createBackendStrict(template: ModelTemplate, secrets: SecretStor
     apiKey: resolveApiKey(template, secrets),
     timeoutSecs: template.requestTimeoutSecs > 0 ? template.requestTimeoutSecs : 120,
     maxRetries: template.maxRetries,
+    stream: template.stream,
     ...tuning,
   };
-  return provider === 'anthropic' ? new AnthropicBackend(config) : new OpenAiCompatBackend(config);
+  return new HttpBackend(wireFor(provider, wireSettings(template)), config);
+}
+
+/** The template's switches as the wires read them; each search flag only reaches its own wire. */
+export function wireSettings(template: ModelTemplate): WireSettings {
+  return {
+    useTools: template.useTools,
+    googleSearch: template.googleSearch,
+    xaiWebSearch: template.xaiWebSearch,
+    xaiXSearch: template.xaiXSearch,
+    openaiWebSearch: template.openaiWebSearch,
+    openaiReasoningPro: template.openaiReasoningPro,
+    metaWebSearch: template.metaWebSearch,
+  };
+}
+
+function wireFor(provider: Exclude<Provider, 'echo'>, settings: WireSettings): WireAdapter {
+  switch (provider) {
+    case 'open_ai_compat':
+      return openAiCompatWire(settings);
+    case 'anthropic':
+      return anthropicWire();
+    case 'gemini':
+      return geminiWire(settings);
+    case 'open_ai_responses':
+      return openAiResponsesWire(settings);
+    case 'xai_responses':
+      return xaiResponsesWire(settings);
+    case 'meta_responses':
+      return metaResponsesWire(settings);
+  }
 }
 
 /** Prefix of the echo backend that stands in for a failed configuration: the visible note in the reply. */

@@ -11,10 +11,10 @@ export const MAX_ERROR_BODY_CHARS = 2_000;
 /** The `LLM_*` codes this layer raises. */
 export type LlmErrorCode = Extract<ErrorCode, `LLM_${string}`>;
 
-/** A FuseforksError from the LLM layer. `usage` is set only for a paid failure (truncated output). */
+/** A FuseforksError from the LLM layer. `usage` is set only for a paid failure (truncated output, safety block). */
 export class LlmError extends FuseforksError {
   override readonly code: LlmErrorCode;
-  /** Tokens paid for by the failed call (LLM_OUTPUT_TRUNCATED only). */
+  /** Tokens paid for by the failed call (LLM_OUTPUT_TRUNCATED, LLM_BLOCKED). */
   readonly usage: Usage | null;
   /** HTTP status for LLM_API, else null. */
   readonly status: number | null;
@@ -102,6 +102,49 @@ export function truncatedError(backend: string, limit: number, usage: Usage): Ll
     usage,
     details: { limit, ...usage },
   });
+}
+
+/**
+ * The provider refused the content (a safety filter, a blocked prompt, a refusal stop) and produced no answer:
+ * not retried (the same input is refused again) and paid for. `reason` is the provider's own label, never a body.
+ */
+export function blockedError(backend: string, reason: string, usage: Usage): LlmError {
+  return new LlmError('LLM_BLOCKED', `${backend} blocked the reply (${reason})`, {
+    fix: "rephrase the request, or check the provider's safety settings for this model",
+    retryable: false,
+    usage,
+    details: { reason, ...usage },
+  });
+}
+
+/** The event stream ended before the provider's final event (a dropped connection): retryable. */
+export function streamCutError(backend: string): LlmError {
+  return new LlmError('LLM_HTTP', `${backend} stream ended before the reply was complete`, {
+    fix: 'check the connection to the model server; if a proxy breaks server-sent events, set "stream": false on the model template',
+    retryable: true,
+  });
+}
+
+/**
+ * An error the provider sent inside a 2xx event stream (`event: error`, `response.failed`), mapped to the HTTP
+ * status it stands for so the retry rule stays the same: overload / server faults and rate limits are retried.
+ */
+export function streamErrorEvent(backend: string, status: number, kind: string, message: string, secret: string): LlmError {
+  return apiError(backend, status, `${kind}: ${message}`, secret);
+}
+
+/**
+ * An interrupt cut a stream after the provider had started answering: still an interruption (an AbortError),
+ * carrying what the call was billed for so far and the text received (the completion estimate).
+ */
+export class InterruptedCall extends Error {
+  override readonly name = 'AbortError';
+  constructor(
+    readonly usage: Usage,
+    readonly received: string,
+  ) {
+    super('the call was interrupted');
+  }
 }
 
 /** True when retrying the call may succeed: HTTP/connect/timeout, API 429 and 5xx, empty response. */

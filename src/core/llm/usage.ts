@@ -16,6 +16,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** Tokens written to the cache for 5 minutes: the part of cacheWrite that was not written for 1 hour. */
+export function cacheWrite5m(u: Usage): number {
+  return Math.max(0, u.cacheWrite - u.cacheWrite1h);
+}
+
 /** prompt + completion (tokens). */
 export function totalTokens(u: Usage): number {
   return u.prompt + u.completion;

@@ -10,7 +10,7 @@ import type { DiagSink } from '../diag.js';
 import type { RoomLogRead } from './roomLog.js';
 import type { CallRecord } from '../sessions/records.js';
 import type { ScanRunner } from '../tools/scan/scanJob.js';
-import type { LlmBackend } from '../llm/canonical.js';
+import type { Grounding, LlmBackend, PromptAttachment, StreamDelta } from '../llm/canonical.js';
 import type { RunApprovalMode, ToolBox } from '../tools/contract.js';
 import type { AgentSpec, Language, ModelTemplate } from '../world/types.js';
 
@@ -80,6 +80,11 @@ export interface TurnPorts {
   reportCall?(call: CallRecord): void;
   /** Runs grep/fd/diff scanning on the process's shared pool; absent = tools scan in this thread. */
   scan?: ScanRunner;
+  /**
+   * A piece of a streamed reply of round `round` (1-based). Absent = nobody shows replies as they arrive.
+   * The driver coalesces pieces before they cross a thread; tool calls never come this way.
+   */
+  streamDelta?(round: number, delta: StreamDelta): void;
 }
 
 /** Volatile context the driver computed at delivery from its message ring (null = nothing to show). */
@@ -122,6 +127,8 @@ export interface IncomingEnvelope {
   /** True when someone waits for the answer (ask, plan task, external ask): such a turn never transfers. */
   awaitingReply: boolean;
   coRecipients?: string[];
+  /** Files sent with this message (bodies in base64); they ride on this turn's user message only, never in history. */
+  attachments?: PromptAttachment[];
 }
 
 export interface TurnInput {
@@ -193,6 +200,10 @@ export interface TurnResult {
   spend: TurnSpend;
   lastCallMilli: number;
   elapsedMs: number;
+  /** Provider-side search of this turn (queries, sources), for the first outgoing message. */
+  grounding?: Grounding;
+  /** The model's thinking summaries of this turn, shown apart from the reply. */
+  reasoningSummary?: string[];
 }
 
 /** A recorded message as the driver writes it (supervisor or harness). */

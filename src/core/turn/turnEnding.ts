@@ -8,6 +8,7 @@ import { turnStopLabel, type TurnStop } from '../events.js';
 import type { ChatMessage, ChatRequest, ToolSpec } from '../llm/canonical.js';
 import type { TurnDeps, TurnInput, TurnResult } from './ports.js';
 import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
+import { callOptions, type ResponseNotes } from './responseNotes.js';
 import type { SpendLedger } from './turnSpend.js';
 import { budgetHistoryNote, budgetNotice, interruptedHistoryNote, interruptedNotice, summarizeInstruction } from './wording.js';
 
@@ -23,6 +24,8 @@ export interface TurnRun {
   waves: number;
   /** Milli effective tokens of the latest call (the next estimate). */
   lastCallMilli: number;
+  /** Grounding and thinking of the answers so far. */
+  notes: ResponseNotes;
 }
 
 /** The `turn:` line (completed / repeat / tool_limit / failed; cap `-` for failed). */
@@ -52,6 +55,7 @@ function baseResult(run: TurnRun, replied: string): Omit<TurnResult, 'outcome' |
     spend: run.ledger.snapshot(),
     lastCallMilli: run.lastCallMilli,
     elapsedMs: run.deps.now() - run.startedMs,
+    ...run.notes.result(),
   };
 }
 
@@ -152,7 +156,7 @@ export async function summaryCall(run: TurnRun, messages: ChatMessage[], tools: 
   const request = chatRequest(run, [...messages, { role: 'system', content: summarizeInstruction(input.language) }], tools, stableLen, true);
   const stamp = { purpose: 'wrap_up' as const, startedMs: deps.now() };
   try {
-    const response = await deps.backend.chat(request, { signal: deps.signal });
+    const response = await deps.backend.chat(request, callOptions(deps, run.rounds + 1));
     const text = response.text ?? '';
     const milli = absorbCall(run, request, response.usage, text, stamp, { kind: 'ok' });
     reservation?.commit(milli);

@@ -24,7 +24,8 @@ import {
   type TurnRun,
 } from './turnEnding.js';
 import { buildMessages, foldUserTurn } from './turnMessages.js';
-import { paidUsage, SpendLedger } from './turnSpend.js';
+import { paidUsage, receivedBeforeCut, SpendLedger } from './turnSpend.js';
+import { callOptions, ResponseNotes } from './responseNotes.js';
 import { emptyFallback, handedOffReply, protocolNote, type EmptyReason } from './wording.js';
 
 /** Default tool-round cap when the agent sets none. */
@@ -76,7 +77,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
           { ...gates, awaitingReply: envelope.awaitingReply },
         )
       : null;
-  const messages = buildMessages(prompt.text, note, input.history, folded);
+  const messages = buildMessages(prompt.text, note, input.history, folded, envelope.attachments);
 
   const run: TurnRun = {
     input,
@@ -88,6 +89,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     rounds: 0,
     waves: 0,
     lastCallMilli: input.lastCallMilli,
+    notes: new ResponseNotes(),
   };
   const dispatch: DispatchState = {
     input,
@@ -118,14 +120,14 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     const stamp = { purpose: 'turn' as const, startedMs: deps.now() };
     let response: ChatResponse;
     try {
-      response = await deps.backend.chat(request, { signal: deps.signal });
+      response = await deps.backend.chat(request, callOptions(deps, run.rounds + 1));
     } catch (error) {
       const paid = paidUsage(error);
       const failed = failedOutcome(error, deps.signal.aborted);
       if (paid !== null) {
         run.rounds += 1;
         // Computed first: `reservation?.commit(f())` would skip f() when there is no budget.
-        const paidMilli = absorbCall(run, request, paid, '', stamp, failed);
+        const paidMilli = absorbCall(run, request, paid, receivedBeforeCut(error), stamp, failed);
         reservation?.commit(paidMilli);
       } else {
         reservation?.refund();
@@ -141,6 +143,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     noteCacheLine(run, run.rounds, messages, prompt.stableLen, response.usage);
     const milli = absorbCall(run, request, response.usage, receivedText(response), stamp, { kind: 'ok' });
     reservation?.commit(milli);
+    run.notes.absorb(response);
 
     const decision = decide(response, {
       useTools,
@@ -214,5 +217,6 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     spend: run.ledger.snapshot(),
     lastCallMilli: run.lastCallMilli,
     elapsedMs: deps.now() - startedMs,
+    ...run.notes.result(),
   };
 }

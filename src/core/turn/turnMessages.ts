@@ -2,7 +2,9 @@
  * Builds the message list of a turn: system prompt, protocol note, the history window and the folded user
  * turn. The folded string is exactly what history stores, so the next turn's prefix is byte-identical.
  */
-import type { ChatMessage } from '../llm/canonical.js';
+import { attachmentKind } from '../attachments/attachmentFormat.js';
+import type { AttachmentKind, ChatMessage, PromptAttachment } from '../llm/canonical.js';
+import type { Language } from '../world/types.js';
 import type { Exchange, TurnInput } from './ports.js';
 import { envelopeText } from './envelope.js';
 import { broadcastNote, summaryBlock } from './wording.js';
@@ -18,7 +20,7 @@ export interface FoldedTurn {
 
 /**
  * `\n\n`-join of: summary block (if any) · room log (if the agent hears it) · presence notices · broadcast
- * note (≥2 co-recipients) · sender envelope.
+ * note (≥2 co-recipients) · attachment note · sender envelope.
  */
 export function foldUserTurn(input: TurnInput): FoldedTurn {
   const parts: string[] = [];
@@ -29,9 +31,25 @@ export function foldUserTurn(input: TurnInput): FoldedTurn {
   if (presence !== null) parts.push(presence);
   const co = input.envelope.coRecipients ?? [];
   if (co.length >= 2) parts.push(broadcastNote(input.language, co));
+  const attached = input.envelope.attachments ?? [];
+  if (attached.length > 0) parts.push(attachmentNote(input.language, attached));
   const env = envelopeText(input.envelope.fromLabel, input.envelope.content, input.language);
   parts.push(env.text);
   return { folded: parts.join('\n\n'), escaped: env.escaped };
+}
+
+const KIND_JA: Record<AttachmentKind, string> = { image: '画像', audio: '音声', video: '動画', pdf: 'PDF' };
+
+/**
+ * Names the files of this message in the folded text: the bytes ride only on this request, so the history (and
+ * every later turn) keeps knowing that a file was there and what it was called.
+ */
+export function attachmentNote(language: Language, attachments: PromptAttachment[]): string {
+  const names = attachments.map((a) => {
+    const kind = attachmentKind(a.mediaType);
+    return language === 'ja' ? `${a.fileName}（${KIND_JA[kind]}）` : `${a.fileName} (${kind})`;
+  });
+  return language === 'ja' ? `【添付: ${names.join('、')}】` : `[Attached: ${names.join(', ')}]`;
 }
 
 /** The last `HISTORY_TURNS` exchanges, oldest first. */
@@ -45,13 +63,14 @@ export function buildMessages(
   protocolNote: string | null,
   history: Exchange[],
   folded: string,
+  attachments: PromptAttachment[] = [],
 ): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
   if (protocolNote !== null) messages.push({ role: 'system', content: protocolNote });
   for (const exchange of historyWindow(history)) {
     messages.push({ role: 'user', content: exchange.sent }, { role: 'assistant', content: exchange.replied });
   }
-  messages.push({ role: 'user', content: folded });
+  messages.push(attachments.length === 0 ? { role: 'user', content: folded } : { role: 'user', content: folded, attachments });
   return messages;
 }
 

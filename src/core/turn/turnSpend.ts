@@ -65,13 +65,24 @@ function canonical(u: Reported): Usage {
   return { prompt: u.prompt, completion: u.completion, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, cacheWrite1h, reasoning: u.reasoning };
 }
 
-/** The usage a failed call was still billed for: only a truncated output carries it (core.md §6.5). */
+/**
+ * The usage a failed call was still billed for: a truncated output (core.md §6.5), a safety block, or a stream an interrupt cut
+ * after the provider had started answering (`InterruptedCall`). Null when nothing was paid for.
+ */
 export function paidUsage(error: unknown): Usage | null {
   if (typeof error !== 'object' || error === null) return null;
-  const e = error as { code?: unknown; usage?: unknown; details?: unknown };
-  if (e.code !== 'LLM_OUTPUT_TRUNCATED') return null;
+  const e = error as { code?: unknown; name?: unknown; usage?: unknown; details?: unknown };
+  const paidFailure = e.code === 'LLM_OUTPUT_TRUNCATED' || e.code === 'LLM_BLOCKED';
+  if (!paidFailure && !(e.name === 'AbortError' && isUsage(e.usage))) return null;
   if (isUsage(e.usage)) return canonical(e.usage);
   // A payload that crossed a thread keeps the usage only in its details.
   if (isUsage(e.details)) return canonical(e.details);
   return null;
+}
+
+/** The text an interrupted stream had delivered before the cut ('' for anything else): the completion estimate. */
+export function receivedBeforeCut(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return '';
+  const received = (error as { received?: unknown }).received;
+  return typeof received === 'string' ? received : '';
 }

@@ -4,8 +4,16 @@
  */
 import type { CredentialSource, Effort, Language, Provider, RoleColor } from './types.js';
 
-/** Provider wire values this build speaks (SPEC §3.1); the original's others read as unsupported. */
-export const KNOWN_PROVIDERS = ['open_ai_compat', 'anthropic', 'echo'] as const satisfies readonly Provider[];
+/** Provider wire values this build speaks (SPEC §3.1); any other string reads as unsupported. */
+export const KNOWN_PROVIDERS = [
+  'open_ai_compat',
+  'anthropic',
+  'gemini',
+  'xai_responses',
+  'open_ai_responses',
+  'meta_responses',
+  'echo',
+] as const satisfies readonly Provider[];
 /** Where a template's secret comes from; `unset` also covers the legacy `none`. */
 export const CREDENTIAL_SOURCES = ['unset', 'not_required', 'keyring'] as const satisfies readonly CredentialSource[];
 /** Reasoning effort levels a template may request. */

@@ -6,8 +6,8 @@
  * would otherwise make the whole village read-only:
  * - `credential`: legacy `"none"` reads as `unset`; any other unknown value also reads as `unset` (safe: no secret
  *   is sent) and the normalizer notes it.
- * - `provider`: an unknown string (a provider of the original this build lacks, e.g. `gemini`) reads as
- *   `provider: null` plus `unsupportedProvider: <raw>`; the raw value is written back unchanged and the LLM
+ * - `provider`: an unknown string (a provider this build does not speak) reads as `provider: null` plus
+ *   `unsupportedProvider: <raw>`; the raw value is written back unchanged, preflight reports it and the LLM
  *   factory refuses the template (LLM_CONFIG) instead of silently auto-detecting.
  * - `effort`, role `color`, `language`: unknown → null (language null = undetermined, resolved by the normalizer).
  * Wrong *types* (a string where a number belongs, a missing `id`) are schema errors: the file is read as default
@@ -72,13 +72,15 @@ export const modelTemplateSchema = z
     provider: z.string().nullable().default(null),
     useTools: z.boolean().default(true),
     effort: lenientEnum(EFFORTS),
-    // Search flags of providers this build lacks: validated, kept as read, never acted on.
-    googleSearch: z.boolean().optional(),
-    xaiWebSearch: z.boolean().optional(),
-    xaiXSearch: z.boolean().optional(),
-    openaiWebSearch: z.boolean().optional(),
-    openaiReasoningPro: z.boolean().optional(),
-    metaWebSearch: z.boolean().optional(),
+    // Provider-side search and reasoning flags: each acts only with its own provider.
+    googleSearch: z.boolean().default(false),
+    xaiWebSearch: z.boolean().default(false),
+    xaiXSearch: z.boolean().default(false),
+    openaiWebSearch: z.boolean().default(false),
+    openaiReasoningPro: z.boolean().default(false),
+    metaWebSearch: z.boolean().default(false),
+    // Added by this product: false = one JSON answer per call (for proxies that break server-sent events).
+    stream: z.boolean().default(true),
     requestTimeoutSecs: uint.default(120),
     maxRetries: uint.default(3),
     inputPerMtok: optionalPrice,

@@ -17,7 +17,7 @@ export function toWorldFile(world: World, raw: RawObject | null): RawObject {
   const base: RawObject = { ...(raw ?? {}) };
   const out = merge(base, {
     agents: world.agents.map((agent) => agentObject(agent, rawById(raw?.agents, agent.id))),
-    modelTemplates: world.modelTemplates.map((t) => merge(rawById(raw?.modelTemplates, t.id), templateKeys(t))),
+    modelTemplates: world.modelTemplates.map((t) => templateObject(t, rawById(raw?.modelTemplates, t.id))),
     topologyPositions: Object.fromEntries(
       Object.entries(world.topologyPositions).map(([id, p]) => [id, merge(recordOr(recordOr(raw?.topologyPositions)[id]), { x: p.x, y: p.y })]),
     ),
@@ -56,6 +56,16 @@ function agentObject(agent: AgentSpec, raw: RawObject): RawObject {
   addedKey(withRaw, 'hidden', agent.hidden, !agent.hidden);
   addedKey(withRaw, 'planReview', agent.planReview, !agent.planReview);
   return withRaw;
+}
+
+/** The original's search flags: written when the file had them or when on (off and absent stays absent). */
+const SEARCH_FLAGS = ['googleSearch', 'xaiWebSearch', 'xaiXSearch', 'openaiWebSearch', 'openaiReasoningPro', 'metaWebSearch'] as const;
+
+function templateObject(t: ModelTemplate, raw: RawObject): RawObject {
+  const out = merge(raw, templateKeys(t));
+  for (const flag of SEARCH_FLAGS) addedKey(out, flag, t[flag], !t[flag]);
+  addedKey(out, 'stream', t.stream, t.stream);
+  return out;
 }
 
 function templateKeys(t: ModelTemplate): RawObject {

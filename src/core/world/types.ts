@@ -4,7 +4,15 @@
  */
 
 export type Language = 'ja' | 'en';
-export type Provider = 'open_ai_compat' | 'anthropic' | 'echo';
+/** The wires this build speaks (the original's six plus the offline `echo`). */
+export type Provider =
+  | 'open_ai_compat'
+  | 'anthropic'
+  | 'gemini'
+  | 'xai_responses'
+  | 'open_ai_responses'
+  | 'meta_responses'
+  | 'echo';
 export type CredentialSource = 'unset' | 'not_required' | 'keyring';
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 export type RoleColor = 'red' | 'orange' | 'amber' | 'green' | 'teal' | 'blue' | 'violet' | 'pink';
@@ -38,15 +46,28 @@ export interface ModelTemplate {
   temperature: number | null;
   maxOutputTokens: number;
   credential: CredentialSource;
-  /** null = detect from baseUrl (api.anthropic.com → anthropic, else open_ai_compat). */
+  /** null = detect from baseUrl (api.anthropic.com → anthropic, else open_ai_compat; never gemini or a Responses wire). */
   provider: Provider | null;
   /**
-   * Set when world.json names a provider this build does not speak (e.g. the original's `gemini`): `provider`
-   * is then null, the raw value is written back unchanged, and the LLM factory must refuse with LLM_CONFIG.
+   * Set when world.json names a provider this build does not speak: `provider` is then null, the raw value is
+   * written back unchanged, preflight reports PROVIDER_UNSUPPORTED and the LLM factory refuses with LLM_CONFIG.
    */
   unsupportedProvider?: string;
+  /** false = no native tool calls (chat completions gets the first tool's JSON schema as an instruction instead). */
   useTools: boolean;
   effort: Effort | null;
+  /** Google Search grounding; only with provider gemini. */
+  googleSearch: boolean;
+  /** Grok web search / X search; only with provider xai_responses. */
+  xaiWebSearch: boolean;
+  xaiXSearch: boolean;
+  /** OpenAI web search and the Pro reasoning mode; only with provider open_ai_responses. */
+  openaiWebSearch: boolean;
+  openaiReasoningPro: boolean;
+  /** Meta web search; only with provider meta_responses. */
+  metaWebSearch: boolean;
+  /** Added by this product: stream replies (SSE). false for proxies that break server-sent events. Default true. */
+  stream: boolean;
   requestTimeoutSecs: number;
   /** Attempts including the first. */
   maxRetries: number;

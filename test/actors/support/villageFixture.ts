@@ -15,7 +15,7 @@ export function template(overrides: Partial<ModelTemplate> = {}): ModelTemplate 
     id: 'tpl', name: 'Template', baseUrl: 'http://127.0.0.1:9', model: 'stub-model', contextLength: 8192,
     temperature: null, maxOutputTokens: 256, credential: 'not_required', provider: 'open_ai_compat',
     useTools: true, effort: null, requestTimeoutSecs: 10, maxRetries: 1, inputPerMtok: null, outputPerMtok: null,
-    cacheReadPerMtok: null, cacheWritePerMtok: null, cacheWrite1hPerMtok: null, pricingAsOf: null,
+    cacheReadPerMtok: null, cacheWritePerMtok: null, cacheWrite1hPerMtok: null, pricingAsOf: null, googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true,
     ...overrides,
   };
 }

@@ -13,23 +13,27 @@ afterEach(async () => {
   await stub.close();
 });
 
-const claude = () =>
-  createBackend(template(stub.baseUrl, { provider: 'anthropic', credential: 'keyring', model: 'claude-test' }), new MemorySecretStore({ 'tpl-test': 'sk-ant-test' })).backend;
+const claude = (model = 'claude-test', stream = false) =>
+  createBackend(template(stub.baseUrl, { provider: 'anthropic', credential: 'keyring', model, stream }), new MemorySecretStore({ 'tpl-test': 'sk-ant-test' })).backend;
+const TTL_1H = { type: 'ephemeral', ttl: '1h' };
 
 const STABLE = 'Ordinance. '.repeat(1000); // ~2,750 approx tokens: above the cache minimum
 
 describe('Anthropic backend against the stub', () => {
-  it('sends auth headers and maps text and usage (prompt = input + cache read + cache write)', async () => {
-    stub.enqueue(reply.text('hello back', { usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200 } }));
+  it('sends auth, version and the extended-TTL beta header, and maps text and usage (prompt = input + cache read + cache write)', async () => {
+    stub.enqueue(reply.text('hello back', { usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200, cacheWrite1h: 200 } }));
     const backend = claude();
     expect(backend.name).toBe('anthropic');
     const res = await backend.chat(request({ model: 'claude-test' }));
-    expect(res).toEqual({ text: 'hello back', toolCalls: [], finish: 'stop', usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200, cacheWrite1h: 0, reasoning: 0 } });
+    expect(res).toEqual({ text: 'hello back', toolCalls: [], finish: 'stop', usage: { prompt: 1000, completion: 12, cacheRead: 700, cacheWrite: 200, cacheWrite1h: 200, reasoning: 0 } });
     const sent = stub.requests[0]!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers['x-api-key']).toBe('sk-ant-test');
     expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    // Without this beta a 1-hour ttl is silently ignored and the cache falls back to 5 minutes.
+    expect(sent.headers['anthropic-beta']).toBe('extended-cache-ttl-2025-04-11');
     expect(sent.headers).not.toHaveProperty('authorization');
+    expect(sent.body).not.toHaveProperty('thinking');
     expect(sent.body).toMatchObject({ model: 'claude-test', max_tokens: 256, system: [{ type: 'text', text: 'You are a test.' }] });
   });
 
@@ -81,10 +85,59 @@ describe('Anthropic backend against the stub', () => {
     await claude().chat(request({ messages, cacheablePrefixLen: STABLE.length }));
     const body = stub.requests[0]!.body!;
     expect(body.system).toEqual([
-      { type: 'text', text: STABLE, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: STABLE, cache_control: TTL_1H },
       { type: 'text', text: '\n\nRoster: a, b' },
     ]);
-    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }] }]);
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'question', cache_control: TTL_1H }] }]);
+  });
+
+  it('the rolling breakpoint counts the conversation: a long tool result moves it to the last block', async () => {
+    stub.enqueue(reply.text('ok'));
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'short system' },
+      { role: 'user', content: 'look' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'grep', args: { q: 'x' } }] },
+      { role: 'tool', content: 'line\n'.repeat(2000), toolCallId: 'toolu_1', toolName: 'grep' },
+    ];
+    await claude().chat(request({ messages, cacheablePrefixLen: 5 }));
+    const body = stub.requests[0]!.body as { system: unknown[]; messages: Array<{ content: Array<Record<string, unknown>> }> };
+    // The system prefix alone is far below the minimum: no breakpoint there…
+    expect(body.system).toEqual([{ type: 'text', text: 'short system' }]);
+    // …but tools + system + history reach it, so the last block (the tool result) carries the 1-hour breakpoint.
+    expect(body.messages.at(-1)!.content.at(-1)).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', cache_control: TTL_1H });
+  });
+
+  it.each([
+    ['claude-sonnet-5', true],
+    ['claude-opus-5-20260301', true],
+    ['claude-haiku-4-5-20251001', false],
+    ['claude-3-5-sonnet-20241022', false],
+    ['claude-sonnet-5-preview', false],
+  ])('adaptive thinking for %s: %s', async (model, sent) => {
+    stub.enqueue(reply.text('ok'));
+    await claude(model).chat(request({ model }));
+    if (sent) expect(stub.requests[0]!.body!.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    else expect(stub.requests[0]!.body).not.toHaveProperty('thinking');
+  });
+
+  it.each([false, true])('thinking is shown as thinking, never as the answer, and returns signed with the tool round (stream %s)', async (stream) => {
+    stub.enqueue(reply.toolCalls([{ name: 'grep', args: { q: 'x' }, id: 'toolu_9' }], { thinking: 'I should search first.' }));
+    stub.enqueue(reply.text('done', { thinking: 'The result answers it.' }));
+    const backend = claude('claude-sonnet-5', stream);
+    const first = await backend.chat(request({ model: 'claude-sonnet-5', tools: [GREP_TOOL] }));
+    expect(first.text).toBeNull();
+    expect(first.reasoningSummary).toEqual(['I should search first.']);
+    const history: ChatMessage[] = [
+      ...request().messages,
+      { role: 'assistant', content: '', toolCalls: first.toolCalls },
+      { role: 'tool', content: 'r', toolCallId: 'toolu_9', toolName: 'grep' },
+    ];
+    const second = await backend.chat(request({ model: 'claude-sonnet-5', messages: history, tools: [GREP_TOOL] }));
+    expect(second).toMatchObject({ text: 'done', reasoningSummary: ['The result answers it.'] });
+    const assistant = (stub.requests[1]!.body!.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>)[1]!;
+    expect(assistant.role).toBe('assistant');
+    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'I should search first.', signature: 'sig-0' });
+    expect(assistant.content[1]).toMatchObject({ type: 'tool_use', id: 'toolu_9' });
   });
 
   it('sends no cache_control when the prompt is small', async () => {

@@ -24,6 +24,7 @@ export function template(baseUrl: string, over: Partial<ModelTemplate> = {}): Mo
     cacheWritePerMtok: null,
     cacheWrite1hPerMtok: null,
     pricingAsOf: null,
+    googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true,
     ...over,
   };
 }

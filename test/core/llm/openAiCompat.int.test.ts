@@ -3,6 +3,7 @@ import { createBackend } from '../../../src/core/llm/factory.js';
 import type { ChatMessage } from '../../../src/core/llm/canonical.js';
 import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
 import { reply, startStubLlm, type StubLlm } from '../../support/stubLlm.js';
+import type { ModelTemplate } from '../../../src/core/world/types.js';
 import { GREP_TOOL, request, template } from './fixtures.js';
 
 let stub: StubLlm;
@@ -13,7 +14,7 @@ afterEach(async () => {
   await stub.close();
 });
 
-const compat = (over = {}) => createBackend(template(stub.baseUrl, over), new MemorySecretStore({ 'tpl-test': 'sk-test-key' })).backend;
+const compat = (over: Partial<ModelTemplate> = {}) => createBackend(template(stub.baseUrl, { stream: false, ...over }), new MemorySecretStore({ 'tpl-test': 'sk-test-key' })).backend;
 
 describe('OpenAI-compatible backend against the stub', () => {
   it('sends a text request and maps the reply and usage (incl. cached and reasoning)', async () => {
@@ -84,5 +85,38 @@ describe('OpenAI-compatible backend against the stub', () => {
       expect(r.body).toHaveProperty('max_completion_tokens', 256);
       expect(r.body).not.toHaveProperty('max_tokens');
     }
+  });
+
+  it('asks a stream for its usage (stream_options.include_usage) and reads it from the last chunk', async () => {
+    stub.enqueue(reply.text('streamed', { usage: { prompt: 77, completion: 3, cacheRead: 40 } }));
+    const res = await compat({ stream: true }).chat(request());
+    expect(res.usage).toMatchObject({ prompt: 77, completion: 3, cacheRead: 40 });
+    expect(stub.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('useTools=false sends no native tools: the first tool\'s JSON schema goes as a last system instruction', async () => {
+    stub.enqueue(reply.text('{"q":"x"}'));
+    await compat({ useTools: false }).chat(request({ tools: [GREP_TOOL], toolChoice: 'auto' }));
+    const body = stub.requests[0]!.body!;
+    expect(body).not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('tool_choice');
+    const last = (body.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(last.role).toBe('system');
+    expect(last.content).toContain(JSON.stringify(GREP_TOOL.parameters));
+    expect(last.content).toContain('ONE JSON object');
+  });
+
+  it.each([
+    ['gpt-5-mini', 'high', true, 'none'],
+    ['gpt-5-mini', 'high', false, undefined],
+    ['o3', null, false, 'low'],
+    ['o4-mini', 'max', true, 'high'],
+    ['grok-4.3', null, false, 'none'],
+    ['grok-4.5-fast', 'medium', true, 'medium'],
+    ['gpt-4o', 'high', true, undefined],
+  ] as const)('effort on %s (template %s, tools %s) → reasoning_effort %s', async (model, effort, tools, wire) => {
+    stub.enqueue(reply.text('ok'));
+    await compat({ model }).chat(request({ model, effort, tools: tools ? [GREP_TOOL] : [] }));
+    expect(stub.requests[0]!.body!.reasoning_effort).toBe(wire);
   });
 });

@@ -70,10 +70,14 @@ describe('Anthropic encode/decode', () => {
     ['required', { type: 'any' }],
   ] as const)('tool_choice %s', (c, wire) => expect(encodeAnthropicRequest(request({ tools: [GREP_TOOL], toolChoice: c })).tool_choice).toEqual(wire));
 
-  it('splits the system text at the prefix; a boundary past the end marks the whole block', () => {
-    expect(systemBlocks('abcdef', 3, true)).toEqual([{ type: 'text', text: 'abc', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'def' }]);
-    expect(systemBlocks('abcdef', 99, true)).toEqual([{ type: 'text', text: 'abcdef', cache_control: { type: 'ephemeral' } }]);
-    expect(systemBlocks('abcdef', 3, false)).toEqual([{ type: 'text', text: 'abcdef' }]);
+  it('splits the system text at the prefix (code points) with the 1-hour TTL; past the end marks the whole block; 0 marks nothing', () => {
+    const ttl = { type: 'ephemeral', ttl: '1h' };
+    expect(systemBlocks('abcdef', 3, 5000)).toEqual([{ type: 'text', text: 'abc', cache_control: ttl }, { type: 'text', text: 'def' }]);
+    expect(systemBlocks('日本語ab', 2, 5000)).toEqual([{ type: 'text', text: '日本', cache_control: ttl }, { type: 'text', text: '語ab' }]);
+    expect(systemBlocks('abcdef', 99, 5000)).toEqual([{ type: 'text', text: 'abcdef', cache_control: ttl }]);
+    expect(systemBlocks('abcdef', 0, 5000)).toEqual([{ type: 'text', text: 'abcdef' }]);
+    // Below the minimum (tools + stable prefix < 2048 approx tokens) nothing is marked.
+    expect(systemBlocks('abcdef', 3, 10)).toEqual([{ type: 'text', text: 'abcdef' }]);
   });
 
   it('counts tool tokens towards the cache threshold', () => {

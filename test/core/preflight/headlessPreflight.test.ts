@@ -17,7 +17,7 @@ function template(id: string, extra: Partial<ModelTemplate> = {}): ModelTemplate
     id, name: id, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', contextLength: 128000, temperature: null,
     maxOutputTokens: 8192, credential: 'keyring', provider: 'open_ai_compat', useTools: true, effort: null,
     requestTimeoutSecs: 120, maxRetries: 3, inputPerMtok: null, outputPerMtok: null, cacheReadPerMtok: null,
-    cacheWritePerMtok: null, cacheWrite1hPerMtok: null, pricingAsOf: null, ...extra,
+    cacheWritePerMtok: null, cacheWrite1hPerMtok: null, pricingAsOf: null, googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true, ...extra,
   };
 }
 

@@ -92,3 +92,71 @@ describe.each<[string, Provider]>([
     expect(retries).toHaveLength(1);
   });
 });
+
+/** Streaming, provider notes and attachments through the real engine and real HTTP backends. */
+function streamingHarness(provider: Provider): TurnHarness {
+  const template = { ...modelTemplate(), baseUrl: stub.baseUrl, provider, stream: true, maxRetries: 1 };
+  const backend = createBackendStrict(template, new MemorySecretStore({}), { sleep: async () => {} });
+  return new TurnHarness([{ spec: agentSpec('a'), backend, tools: simpleToolBox({ lookup: () => 'r' }), template }]);
+}
+
+describe.each<[string, Provider]>([
+  ['gemini', 'gemini'],
+  ['anthropic', 'anthropic'],
+  ['open_ai_responses', 'open_ai_responses'],
+])('turn engine, streaming over %s', (_label, provider) => {
+  it('passes each round\'s pieces on, tagged with the round; tool calls never stream', async () => {
+    const h = streamingHarness(provider);
+    stub.enqueueAll([reply.tool('lookup', { q: 1 }), reply.text('the final answer', { thinking: 'weighing it' })]);
+    const r = await h.send('a', 'go');
+    expect(r.outcome).toEqual({ kind: 'finish', text: 'the final answer' });
+    const round2 = h.deltas.filter((d) => d.round === 2 && d.delta.kind === 'text');
+    expect(round2.map((d) => (d.delta.kind === 'text' ? d.delta.text : '')).join('')).toBe('the final answer');
+    expect(h.deltas.every((d) => d.round === 2)).toBe(true);
+    expect(r.reasoningSummary).toEqual(['weighing it']);
+  });
+
+  it('an interrupt mid-stream ends the turn interrupted at once, with what was paid recorded', async () => {
+    const h = streamingHarness(provider);
+    stub.enqueue({ ...reply.text('a long answer that keeps going and going', { usage: { prompt: 300 } }), stallAfterChunks: 3 });
+    const controller = new AbortController();
+    const turn = h.send('a', 'talk', { signal: controller.signal });
+    await stub.waitForFirstByte(0);
+    while (h.deltas.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const r = await turn;
+    expect(r.stop).toEqual({ kind: 'interrupted' });
+    await stub.waitForClose(0);
+    // Paid: the prompt (reported by message_start on Anthropic, else estimated from what was sent) and what streamed.
+    expect(r.spend.prompt).toBeGreaterThan(0);
+    expect(r.spend.completion).toBeGreaterThan(0);
+    expect(r.rounds).toBe(1);
+  });
+});
+
+describe('turn engine: what rides next to the reply', () => {
+  it('grounding of every round is merged (deduplicated) into the result', async () => {
+    const h = streamingHarness('gemini');
+    stub.enqueueAll([
+      reply.toolCalls([{ name: 'lookup', args: { q: 1 } }], { text: '' }),
+      reply.text('answer', { grounding: { queries: ['q'], sources: [{ uri: 'https://a.example/', title: 'A' }, { uri: 'https://a.example/', title: 'A' }] } }),
+    ]);
+    const r = await h.send('a', 'search');
+    expect(r.grounding).toEqual({ queries: ['q'], sources: [{ uri: 'https://a.example/', title: 'A' }], engine: 'google' });
+  });
+
+  it('an attachment rides on this turn\'s user message only, and the folded text names it', async () => {
+    const h = streamingHarness('gemini');
+    const png = { mediaType: 'image/png' as const, data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]).toString('base64'), fileName: 'shot.png' };
+    stub.enqueueAll([reply.text('a chart'), reply.text('again')]);
+    await h.send('a', 'what is this?', { attachments: [png] });
+    await h.send('a', 'and now?');
+    const first = JSON.stringify(stub.requests[0]!.body);
+    expect(first).toContain(png.data);
+    expect(stub.requests[0]!.lastUserText).toContain('[Attached: shot.png (image)]');
+    // The next turn keeps the note in history, never the bytes.
+    const second = JSON.stringify(stub.requests[1]!.body);
+    expect(second).not.toContain(png.data);
+    expect(second).toContain('[Attached: shot.png (image)]');
+  });
+});
