@@ -10,6 +10,7 @@ import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import { askOutcome, type AskOutcome } from './askOutcome.js';
+import { prepareAttachments, wireOfAgent, type AttachmentUpload } from './attachmentUploads.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
@@ -47,11 +48,14 @@ export class Host implements HostApi {
   readonly #sessionState: HostSessions;
   readonly #parts: HostParts;
   readonly #graceMs: number;
+  /** `{dataDir}/workspace`: where attachment bodies are stored. */
+  readonly #workspace: string;
   #closing: Promise<CloseReport> | null = null;
   #accepting = true;
 
   constructor(internals: HostInternals) {
     this.dataDir = internals.paths.dataDir;
+    this.#workspace = internals.paths.village.workspace;
     this.#supervisor = internals.supervisor;
     this.#sessionState = internals.sessions;
     this.#parts = internals.parts;
@@ -149,6 +153,17 @@ export class Host implements HostApi {
   sendUserMessage(to: string, text: string): void {
     this.assertOpen();
     this.#supervisor.sendUserMessage(to, text);
+  }
+
+  /**
+   * The user's message with files: each is checked against the receiving agent's wire (INVALID_ATTACHMENT,
+   * ATTACHMENT_NOT_CARRIED) and stored under workspace/attachments/ before anything is recorded or delivered.
+   */
+  async sendUserMessageWith(to: string, text: string, uploads: readonly AttachmentUpload[]): Promise<void> {
+    this.assertOpen();
+    const prepared = await prepareAttachments(this.#workspace, uploads, wireOfAgent(this.world(), to));
+    this.assertOpen();
+    this.#supervisor.sendUserMessage(to, text, prepared);
   }
 
   /**

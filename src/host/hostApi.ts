@@ -15,6 +15,7 @@ import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import type { AskOutcome } from './askOutcome.js';
+import type { AttachmentUpload } from './attachmentUploads.js';
 import type { CloseReport } from './closeHost.js';
 import type { NewAgentInput } from './commands/agentEdits.js';
 import type { GroupInput } from './commands/villageEdits.js';
@@ -151,6 +152,11 @@ export interface HostApi {
   interruptAll(): Promise<void>;
   /** The user's message to one agent (NOT_RUNNING, MAILBOX_FULL). */
   sendUserMessage(to: string, text: string): void;
+  /**
+   * The user's message with files (one per message): each is checked against the receiving agent's model wire
+   * (INVALID_ATTACHMENT, ATTACHMENT_NOT_CARRIED) and stored under workspace/attachments/ before anything is recorded.
+   */
+  sendUserMessageWith(to: string, text: string, uploads: readonly AttachmentUpload[]): Promise<void>;
   /**
    * One external request to the reception, as `ask` and the door send it; resolves with the answer, how the
    * delivery ended and the tokens and cost of its chain. Without an answer the text is the fixed notice in the

@@ -5,6 +5,7 @@
  */
 import { FuseforksError } from '../../core/errors.js';
 import type { NewSchedule, SchedulePatch } from '../../core/schedules/scheduleStore.js';
+import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { GuiVillage } from './guiVillage.js';
 
 /** A JSON body, already parsed (an object; anything else is refused before the handler). */
@@ -15,7 +16,12 @@ interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   pattern: RegExp;
   handle(v: GuiVillage, params: Record<string, string>, body: Body): unknown;
+  /** Largest body this route accepts (bytes); default MAX_BODY_BYTES of the server. */
+  maxBody?: number;
 }
+
+/** Body cap of POST /api/messages (bytes): the largest attachment (12 MiB video) in base64, plus the text. */
+export const MAX_MESSAGE_BODY_BYTES = 17 * 1024 * 1024;
 
 const ID = '(?<id>[A-Za-z0-9_-]{1,64})';
 const SID = '(?<id>[A-Za-z0-9_-]{1,80})';
@@ -44,6 +50,15 @@ function optStr(body: Body, key: string): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') throw badField(key, 'a string or null');
   return value;
+}
+
+/** `attachments: [{fileName, data}]` of a message (absent = none); the host checks the files themselves. */
+function uploads(body: Body): AttachmentUpload[] {
+  const value = body.attachments;
+  if (value === undefined || value === null) return [];
+  const ok = Array.isArray(value) && value.every((a) => typeof a === 'object' && a !== null && typeof (a as Body).fileName === 'string' && typeof (a as Body).data === 'string');
+  if (!ok) throw badField('attachments', 'a list of {fileName, data} objects');
+  return (value as Body[]).map((a) => ({ fileName: a.fileName as string, data: a.data as string }));
 }
 
 function badField(key: string, what: string): FuseforksError {
@@ -83,7 +98,8 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/stop$`), handle: (v, p) => v.stop(p.id!) },
   { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/interrupt$`), handle: (v, p) => v.interrupt(p.id!) },
   { method: 'POST', pattern: /^\/api\/interrupt-all$/, handle: (v) => v.interruptAll() },
-  { method: 'POST', pattern: /^\/api\/messages$/, handle: (v, _p, b) => v.send(str(b, 'to'), str(b, 'text')) },
+  // Up to one attached file as base64: the one route that takes a large body.
+  { method: 'POST', pattern: /^\/api\/messages$/, maxBody: MAX_MESSAGE_BODY_BYTES, handle: (v, _p, b) => v.send(str(b, 'to'), str(b, 'text'), uploads(b)) },
   // village
   { method: 'PUT', pattern: /^\/api\/reception$/, handle: async (v, _p, b) => (await v.commands.setReception(optStr(b, 'agentId')), v.state()) },
   { method: 'PUT', pattern: /^\/api\/external-name$/, handle: async (v, _p, b) => (await v.commands.setExternalName(optStr(b, 'name')), v.state()) },
@@ -155,13 +171,13 @@ const ROUTES: Route[] = [
 ];
 
 /** The route for a method and path, with its params; null when none matches. */
-export function matchRoute(method: string, path: string): { handle: (v: GuiVillage, body: Body) => unknown } | null {
+export function matchRoute(method: string, path: string): { handle: (v: GuiVillage, body: Body) => unknown; maxBody?: number } | null {
   for (const route of ROUTES) {
     if (route.method !== method) continue;
     const m = route.pattern.exec(path);
     if (m === null) continue;
     const params = { ...(m.groups ?? {}) };
-    return { handle: (v, body) => route.handle(v, params, body) };
+    return { handle: (v, body) => route.handle(v, params, body), ...(route.maxBody === undefined ? {} : { maxBody: route.maxBody }) };
   }
   return null;
 }

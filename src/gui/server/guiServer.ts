@@ -125,18 +125,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Prom
   }
   const route = matchRoute(req.method ?? 'GET', path);
   if (route === null) return sendJson(res, 404, { code: 'INVALID_REQUEST', message: `no API ${req.method} ${path}` });
-  const body = req.method === 'GET' || req.method === 'DELETE' ? {} : await readBody(req);
+  const body = req.method === 'GET' || req.method === 'DELETE' ? {} : await readBody(req, route.maxBody ?? MAX_BODY_BYTES);
   const result = await route.handle(village, body);
   sendJson(res, 200, result ?? {});
 }
 
-async function readBody(req: IncomingMessage): Promise<Body> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      throw new FuseforksError('INVALID_REQUEST', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { fix: 'Send a smaller body.' });
+    if (size > limit) {
+      throw new FuseforksError('INVALID_REQUEST', `The request body is larger than ${limit} bytes.`, { fix: 'Send a smaller body.' });
     }
     chunks.push(chunk as Buffer);
   }

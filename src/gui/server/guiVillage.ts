@@ -7,6 +7,7 @@ import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
+import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { HostApi, VillageEdits, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
@@ -122,12 +123,13 @@ export class GuiVillage {
     return this.state();
   }
 
-  /** The user's message to one servant (NOT_RUNNING, MAILBOX_FULL). */
-  send(to: string, text: string): GuiState {
-    if (typeof text !== 'string' || text.trim() === '') {
+  /** The user's message to one servant, with at most one attached file (NOT_RUNNING, MAILBOX_FULL, INVALID_ATTACHMENT, ATTACHMENT_NOT_CARRIED). */
+  async send(to: string, text: string, uploads: AttachmentUpload[] = []): Promise<GuiState> {
+    if (typeof text !== 'string' || (text.trim() === '' && uploads.length === 0)) {
       throw new FuseforksError('INVALID_REQUEST', 'The message is empty.', { fix: 'Type a message first.', details: { field: 'text' } });
     }
-    this.host.sendUserMessage(to, text);
+    if (uploads.length === 0) this.host.sendUserMessage(to, text);
+    else await this.host.sendUserMessageWith(to, text, uploads);
     return this.state();
   }
 

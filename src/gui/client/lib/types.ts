@@ -16,7 +16,8 @@ export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPa
 export type ModelTemplate = Pick<
   CoreModelTemplate,
   | 'id' | 'name' | 'baseUrl' | 'model' | 'contextLength' | 'temperature' | 'maxOutputTokens' | 'credential' | 'provider'
-  | 'useTools' | 'requestTimeoutSecs' | 'maxRetries'
+  | 'useTools' | 'requestTimeoutSecs' | 'maxRetries' | 'effort' | 'stream' | 'googleSearch' | 'xaiWebSearch' | 'xaiXSearch'
+  | 'openaiWebSearch' | 'openaiReasoningPro' | 'metaWebSearch'
 > & { [key: string]: unknown };
 
 /** The world as the server re-read it. */

@@ -19,6 +19,14 @@ export interface ChatLine {
   tsMs: number;
 }
 
+/** A reply as it streams in, per agent: the answer so far and the thinking so far (textDelta events). */
+export interface Draft {
+  turnSeq: number;
+  round: number;
+  text: string;
+  thinking: string;
+}
+
 /** A toast. `info` ones vanish after a few seconds; warn/error stay until closed. */
 export interface Toast {
   id: number;
@@ -38,11 +46,13 @@ export interface View {
   lines: ChatLine[];
   /** Ties carrying a delegation right now (Kizuna highlights them). */
   flow: DelegationFlow;
+  /** Streaming replies by agent id; gone when the reply is recorded or the turn ends. */
+  drafts: Record<string, Draft>;
 }
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow() };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {} };
 }
 
 /** Replaces the server part after a read or a mutation's answer; events since then stay applied. */
@@ -63,6 +73,16 @@ export interface EventEffect {
 
 let lineSeq = 0;
 
+/** Adds a streamed piece to the agent's draft; a new turn or round (or a restart) starts the draft over. */
+export function applyDelta(view: View, event: Extract<CoreEvent, { type: 'textDelta' }>): void {
+  const current = view.drafts[event.agentId];
+  const fresh = current === undefined || current.turnSeq !== event.turnSeq || current.round !== event.round || event.kind === 'restart';
+  const draft = fresh ? { turnSeq: event.turnSeq, round: event.round, text: '', thinking: '' } : current;
+  if (event.kind === 'text') draft.text += event.text;
+  else if (event.kind === 'thinking') draft.thinking += event.text;
+  view.drafts[event.agentId] = draft;
+}
+
 /** Applies one event to the view (gui.md §4.3). */
 export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEffect {
   // Before the typing patch below: the tracker needs who was inside a turn when the event happened.
@@ -78,7 +98,12 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
     case 'agentStatsUpdated':
       view.tokens[event.agentId] = event.totalTokens;
       return { refresh: false };
+    case 'textDelta':
+      applyDelta(view, event);
+      return { refresh: false };
     case 'messageSent':
+      // The recorded reply replaces its draft.
+      if (event.message.from.kind === 'agent') delete view.drafts[event.message.from.id];
       if (!view.messages.some((m) => m.id === event.message.id)) {
         view.messages.push(event.message);
         if (view.messages.length > MESSAGE_CAP) view.messages.splice(0, view.messages.length - MESSAGE_CAP);
@@ -89,6 +114,7 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       else {
         delete view.typing[event.agentId];
         delete view.interruptPending[event.agentId];
+        delete view.drafts[event.agentId];
       }
       return { refresh: false };
     case 'turnInterrupted':
@@ -112,6 +138,7 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
     case 'conversationCleared':
       view.messages = [];
       view.lines = [];
+      view.drafts = {};
       return { refresh: true };
     case 'topologyChanged':
     case 'sessionSwitched':
