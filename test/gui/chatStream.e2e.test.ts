@@ -5,90 +5,61 @@
  * reason, and the template dialog's streaming and provider switches are saved and re-read. Fails on any page
  * error or console error.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { SAMPLES } from '../support/attachmentSamples.js';
-import { request, requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
+import { guiApi, HAS_CHROMIUM, launchBrowser, openGui, tid as id, type BrowserRun } from './support/browserSuite.js';
+import { requireGuiBuild, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-
-let browser: BrowserContext;
+let browser: BrowserRun;
 let stub: StubLlm;
 let gui: GuiChild;
 let dir: string;
-let profile: string;
-
-const id = (testId: string) => `[data-testid="${testId}"]`;
-
-async function api(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await request(gui.port, method, path, { headers: { 'x-fuseforks-token': gui.token, origin: `http://127.0.0.1:${gui.port}` }, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body;
-}
 
 beforeAll(async () => {
   if (!HAS_CHROMIUM) return;
   requireGuiBuild();
   stub = await startStubLlm();
   dir = mkdtempSync(join(tmpdir(), 'ff-gui-stream-'));
-  profile = mkdtempSync(join(tmpdir(), 'ff-chromium-'));
   gui = await startGui(dir);
-  for (;;) {
-    const boot = await request(gui.port, 'GET', '/api/boot', { headers: { 'x-fuseforks-token': gui.token } });
-    if ((boot.body as { state: string }).state !== 'booting') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitBoot(gui.port, gui.token);
+  const api = guiApi(gui);
   const template = { id: 'claude', name: 'Claude (stub)', provider: 'anthropic', baseUrl: stub.baseUrl, model: 'claude-sonnet-5', credential: 'not_required', stream: true };
   await api('PUT', '/api/templates', { template });
   await api('POST', '/api/agents', { name: 'Alice' });
   await api('POST', '/api/agents/alice/start');
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    locale: 'en-US',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 }, 180_000);
+
+afterEach(() => {
+  if (HAS_CHROMIUM) browser.assertClean();
+});
 
 afterAll(async () => {
   await browser?.close();
   await gui?.stop();
   await stub?.close();
-  for (const d of [dir, profile]) if (d) rmSync(d, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Opens the app in English and collects every page error and console error. */
-async function open(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() === 404) errors.push(`404: ${r.url()}`);
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(gui.url);
-  await page.evaluate("localStorage.setItem('fuseforks.lang', 'en')");
-  await page.reload();
-  await page.waitForSelector(id('main'));
-  await page.waitForSelector(id('boot-overlay'), { state: 'detached' });
+/** Opens the app in English with Alice selected and running. */
+async function open(): Promise<{ page: Page }> {
+  const page = await browser.page();
+  await openGui(page, gui.url);
   await page.click(`${id('agent-card-alice')} .card-name`);
   await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
-  return { page, errors };
+  return { page };
 }
 
 const ANSWER = 'Streaming works: this reply arrives in small pieces, and the chat shows each one as it comes in, so a person sees it grow.';
 
 describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chromium${HAS_CHROMIUM ? '' : ' (skipped: /usr/bin/chromium is not installed)'}`, () => {
   it('shows the reply growing as it streams, thinking apart, then the finished bubble', async () => {
-    const { page, errors } = await open();
+    const { page } = await open();
     // Records every length the draft's answer text takes, as the DOM changes (no sampling by time).
     await page.evaluate(`(() => {
       window.__lengths = [];
@@ -114,12 +85,11 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     await expect(bubble.locator(`${id('thinking')} summary`).textContent()).resolves.toBe('Thinking');
     await expect(bubble.locator('.md').textContent()).resolves.not.toContain('wants to see streaming');
     expect(stub.requests.at(-1)!.stream).toBe(true);
-    expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
 
   it('attaches a file that reaches the model before the text; a kind the wire cannot carry is refused with the reason', async () => {
-    const { page, errors } = await open();
+    const { page } = await open();
     const png = SAMPLES['image/png'];
     stub.enqueue(reply.text('I see a picture.'));
     await page.setInputFiles(id('chat-file'), { name: png.fileName, mimeType: 'image/png', buffer: png.bytes });
@@ -134,6 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     expect(readdirSync(join(dir, 'workspace/attachments')).some((f) => f.endsWith('.png'))).toBe(true);
 
     // Anthropic carries no video: refused before anything is recorded or sent, the toast says why.
+    browser.allowHttpError(400);
     const before = stub.count;
     const mp4 = SAMPLES['video/mp4'];
     await page.setInputFiles(id('chat-file'), { name: mp4.fileName, mimeType: 'video/mp4', buffer: mp4.bytes });
@@ -143,13 +114,11 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     await expect(page.textContent('.toast:has-text("ATTACHMENT_NOT_CARRIED")')).resolves.toContain('video');
     expect(stub.count).toBe(before);
     await expect(page.locator(`${id('bubble-user')}:has-text("and this clip?")`).count()).resolves.toBe(0);
-    // The refused request is the one failed load the browser reports; nothing else went wrong.
-    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
     await page.close();
   }, 90_000);
 
   it('the template dialog saves the stream switch, the effort and a provider\'s own search switch, and re-reads them', async () => {
-    const { page, errors } = await open();
+    const { page } = await open();
     await page.click(id('open-templates'));
     await page.click(id('template-item-claude'));
     await page.selectOption(id('template-provider'), 'gemini');
@@ -162,14 +131,12 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     const world = JSON.parse(readFileSync(join(dir, 'workspace/world.json'), 'utf8')) as { modelTemplates: Array<Record<string, unknown>> };
     expect(world.modelTemplates.find((t) => t.id === 'claude')).toMatchObject({ provider: 'gemini', googleSearch: true, stream: false, effort: 'high' });
     await page.click(id('templates-close'));
-    await page.reload();
-    await page.waitForSelector(id('main'));
+    await openGui(page, gui.url);
     await page.click(id('open-templates'));
     await page.click(id('template-item-claude'));
     await expect(page.isChecked(id('template-flag-googleSearch'))).resolves.toBe(true);
     await expect(page.isChecked(id('template-stream'))).resolves.toBe(false);
     await expect(page.inputValue(id('template-effort'))).resolves.toBe('high');
-    expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
 });
