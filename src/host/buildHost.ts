@@ -31,6 +31,7 @@ import {
   pricingSource,
   registerBundledTools,
 } from './bootSteps.js';
+import { collectAttachments } from './attachmentGc.js';
 import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
 import { HealthTracker } from './health/hostHealth.js';
 import { Host } from './host.js';
@@ -104,6 +105,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const emit = (event: Parameters<Supervisor['bus']['emit']>[0]): void => supervisorRef.current?.bus.emit(event);
     const sessions = new HostSessions(opened.store, log, emit);
     band.sessionOpened(await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id))));
+    await collectAttachments(v.workspace, Date.now(), log);
     const recorder = opened.store === null ? null : new SessionRecorder({ store: opened.store, sessionId: () => sessions.currentId(), diag: log, emit });
     parts.recorder = recorder;
     const schedules = await openSchedules(v, world, log);

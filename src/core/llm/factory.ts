@@ -84,20 +84,7 @@ export function createBackendStrict(template: ModelTemplate, secrets: SecretStor
     stream: template.stream,
     ...tuning,
   };
-  return new HttpBackend(wireFor(provider, wireSettings(template)), config);
-}
-
-/** The template's switches as the wires read them; each search flag only reaches its own wire. */
-export function wireSettings(template: ModelTemplate): WireSettings {
-  return {
-    useTools: template.useTools,
-    googleSearch: template.googleSearch,
-    xaiWebSearch: template.xaiWebSearch,
-    xaiXSearch: template.xaiXSearch,
-    openaiWebSearch: template.openaiWebSearch,
-    openaiReasoningPro: template.openaiReasoningPro,
-    metaWebSearch: template.metaWebSearch,
-  };
+  return new HttpBackend(wireFor(provider, template), config);
 }
 
 function wireFor(provider: Exclude<Provider, 'echo'>, settings: WireSettings): WireAdapter {

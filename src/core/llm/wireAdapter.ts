@@ -2,6 +2,7 @@
  * The seam between the one HTTP backend (`httpBackend.ts`: URL, auth, retries, streaming, interrupts) and a
  * provider wire (pure encode/decode). Adding a wire = one adapter; the backend never looks inside a body.
  */
+import type { ModelTemplate } from '../world/types.js';
 import type { SseEvent } from './httpClient.js';
 import type { BackendName, ChatRequest, ChatResponse, StreamDelta, Usage } from './canonical.js';
 
@@ -30,14 +31,8 @@ export interface WireAdapter {
   assembler(request: ChatRequest): StreamAssembler;
 }
 
-/** Per-template switches an adapter reads (each search flag only on its own wire). */
-export interface WireSettings {
-  /** false = chat completions gets no native tools, only the first tool's schema as an instruction. */
-  useTools: boolean;
-  googleSearch: boolean;
-  xaiWebSearch: boolean;
-  xaiXSearch: boolean;
-  openaiWebSearch: boolean;
-  openaiReasoningPro: boolean;
-  metaWebSearch: boolean;
-}
+/** The template switches an adapter reads (each search flag only on its own wire; see ModelTemplate). */
+export type WireSettings = Pick<
+  ModelTemplate,
+  'useTools' | 'googleSearch' | 'xaiWebSearch' | 'xaiXSearch' | 'openaiWebSearch' | 'openaiReasoningPro' | 'metaWebSearch'
+>;
