@@ -36,7 +36,7 @@ describe('promoteStoredCredentials', () => {
     { name: 'a store that errors skips the promotion', t: template('a', 'unset'), store: failing, promoted: [], after: 'unset' },
     {
       name: 'an unsupported provider keeps provider null and its raw name (never auto-detected)',
-      t: template('g', 'unset', { provider: null, unsupportedProvider: 'gemini' }),
+      t: template('g', 'unset', { provider: null, unsupportedProvider: 'mistral_native' }),
       store: new MemorySecretStore({ g: 'k' }),
       promoted: ['g'],
       after: 'keyring',

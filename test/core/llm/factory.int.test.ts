@@ -31,9 +31,9 @@ describe('backend factory', () => {
   });
 
   it('strict: a provider this build does not speak is refused with LLM_CONFIG, never auto-detected as compat', () => {
-    const t = { ...template(stub.baseUrl, { credential: 'not_required', id: 'gem' }), unsupportedProvider: 'gemini' };
+    const t = { ...template(stub.baseUrl, { credential: 'not_required', id: 'gem' }), unsupportedProvider: 'mistral_native' };
     expect(() => createBackend(t, new MemorySecretStore(), 'echoOnFailure')).not.toThrow();
-    expect(createBackend(t, new MemorySecretStore(), 'echoOnFailure').degradedReason).toContain('"gemini"');
+    expect(createBackend(t, new MemorySecretStore(), 'echoOnFailure').degradedReason).toContain('"mistral_native"');
     expect(() => createBackend(t, new MemorySecretStore(), 'strict')).toThrow(expect.objectContaining({ code: 'LLM_CONFIG' }));
     expect(stub.count).toBe(0);
   });

@@ -41,8 +41,8 @@ describe('normalizeWorld', () => {
   });
 
   it('an unsupported provider is noted but is no reason to rewrite (written back as read)', () => {
-    const result = run({ language: 'en', modelTemplates: [{ id: 'g', name: 'G', baseUrl: 'u', model: 'm', provider: 'gemini' }] });
-    expect(result.notes.join('\n')).toMatch(/provider "gemini" is not supported/);
+    const result = run({ language: 'en', modelTemplates: [{ id: 'g', name: 'G', baseUrl: 'u', model: 'm', provider: 'mistral_native' }] });
+    expect(result.notes.join('\n')).toMatch(/provider "mistral_native" is not supported/);
     expect(result.changed).toBe(false);
   });
 

@@ -24,7 +24,9 @@ describe('model template readings', () => {
     ['keyring kept', { credential: 'keyring' }, { credential: 'keyring' }],
     ['known provider kept', { provider: 'anthropic' }, { provider: 'anthropic' }],
     ['echo provider kept', { provider: 'echo' }, { provider: 'echo' }],
-    ['unknown provider → null + unsupportedProvider', { provider: 'gemini' }, { provider: null, unsupportedProvider: 'gemini' }],
+    ['unknown provider → null + unsupportedProvider', { provider: 'mistral_native' }, { provider: null, unsupportedProvider: 'mistral_native' }],
+    ['every wire of the original is known', { provider: 'meta_responses' }, { provider: 'meta_responses' }],
+    ['stream defaults to on', {}, { stream: true }],
     ['unknown effort → null', { effort: 'ultra' }, { effort: null }],
     ['known effort kept', { effort: 'xhigh' }, { effort: 'xhigh' }],
     ['search flag validated and kept', { googleSearch: true }, { googleSearch: true }],
@@ -101,7 +103,8 @@ describe('a world.json written by the original app', () => {
     const byId = new Map(parsed.modelTemplates.map((t) => [t.id, t]));
     expect(byId.get('claude-main')).toMatchObject({ credential: 'keyring', provider: null, effort: 'medium', cacheWrite1hPerMtok: 6 });
     expect(byId.get('legacy-openai')).toMatchObject({ credential: 'unset', provider: null });
-    expect(byId.get('gemini-flash')).toMatchObject({ provider: null, unsupportedProvider: 'gemini' });
+    expect(byId.get('gemini-flash')).toMatchObject({ provider: 'gemini', googleSearch: true });
+    expect(byId.get('gemini-flash')).not.toHaveProperty('unsupportedProvider');
     expect(parsed.roles[0]?.defaults.modelTemplateId).toBe('claude-main');
     expect(parsed.topologyPositions.analyst).toEqual({ x: 340, y: 60.25 });
     expect(parsed.groups).toEqual([]);
