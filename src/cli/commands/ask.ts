@@ -5,7 +5,7 @@
 import { Args, Command } from '@oclif/core';
 import { askFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
 import { CliOutput, processStreams } from '../output.js';
-import { SignalWatch } from '../signals.js';
+import { processSignals } from '../signals.js';
 import { readBuildVersion } from '../version.js';
 
 /** The `ask` command. */
@@ -25,8 +25,8 @@ export default class Ask extends Command {
   static override flags = { ...villageFlags, ...askFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
-    // Installed before anything else, so a Ctrl+C during parse, preflight or boot still closes cleanly (→ 8).
-    const signals = new SignalWatch();
+    // bin/run.js installed the handlers before the CLI loaded; this takes them over with any signal already counted.
+    const signals = processSignals();
     const { args, flags } = await this.parse(Ask);
     const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const text = args.text === '-' ? await readStdin() : args.text;

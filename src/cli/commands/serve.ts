@@ -5,7 +5,7 @@
 import { Command } from '@oclif/core';
 import { eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
 import { CliOutput, processStreams } from '../output.js';
-import { SignalWatch } from '../signals.js';
+import { processSignals } from '../signals.js';
 import { readBuildVersion } from '../version.js';
 
 /** The `serve` command. */
@@ -18,7 +18,8 @@ export default class Serve extends Command {
   static override flags = { ...villageFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
-    const signals = new SignalWatch();
+    // bin/run.js installed the handlers before the CLI loaded; this takes them over with any signal already counted.
+    const signals = processSignals();
     const { flags } = await this.parse(Serve);
     const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const { runServe } = await import('../serve/runServe.js');
