@@ -1,12 +1,16 @@
 /**
  * Spawning one `run` command: an executable and an argument array, never a shell. The child gets its own
- * process group, an allowlisted environment (no inherited secrets), no stdin, and a deadline; on timeout
- * or abort the WHOLE group is killed (SIGTERM, then SIGKILL after a short grace), and after a normal exit
- * any stragglers left in the group are killed too, so a run never outlives its call.
+ * session and process group, an allowlisted environment (no inherited secrets) plus a random run mark, no stdin,
+ * and a deadline. On timeout or abort the group gets SIGTERM, then after a short grace every process of the run
+ * is SIGKILLed — also those that left the group or the session (`setsid`), found through `/proc`
+ * (`processTree.ts`); after a normal exit of the child its stragglers are killed the same way. Output pipes still
+ * held by something that escaped are closed on it, so the call returns at its deadline whatever the children hold.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { RUN_MARK_VARIABLE, RunProcessTree } from './processTree.js';
 
 /** The only environment variables a child sees (when set in the parent). */
 export const RUN_ENV_ALLOWLIST = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TEMP', 'TMP'] as const;
@@ -17,6 +21,12 @@ export const MAX_STDERR_CHARS = 4_000;
 const MAX_BUFFER_BYTES = 64 * 1024;
 /** Grace between SIGTERM and SIGKILL, in ms. */
 export const KILL_GRACE_MS = 500;
+/** After the child exited (or was killed), how long its output pipes may stay open before they are closed on it, in ms. */
+export const PIPE_GRACE_MS = 500;
+/** How often the run's processes are polled while it runs: often at first (a `setsid … &` escapes in microseconds), then calmly, in ms. */
+const POLL_FAST_MS = 20;
+const POLL_SLOW_MS = 250;
+const POLL_FAST_FOR_MS = 1_000;
 
 /** How a run ended. `code` is null when a signal ended it. */
 export interface RunResult {
@@ -65,13 +75,14 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Runs `file args` in `cwd` with the allowlisted env; resolves when the child and its pipes are done. */
+/** Runs `file args` in `cwd` with the allowlisted env; resolves when the child is done and its pipes are closed. */
 export function runProcess(file: string, args: readonly string[], cwd: string, timeoutMs: number, signal: AbortSignal): Promise<RunResult> {
   return new Promise((resolve) => {
+    const token = randomBytes(16).toString('hex');
     const child = spawn(file, [...args], {
       cwd,
-      env: runEnv(),
-      detached: true, // own process group, so the whole tree can be killed with one signal
+      env: { ...runEnv(), [RUN_MARK_VARIABLE]: token },
+      detached: true, // setsid(): its own session and group, so the tree can be found and killed
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
@@ -83,7 +94,29 @@ export function runProcess(file: string, args: readonly string[], cwd: string, t
     let timedOut = false;
     let aborted = false;
     let graceTimer: NodeJS.Timeout | null = null;
+    let pipeTimer: NodeJS.Timeout | null = null;
     let spawnError: Error | null = null;
+    const tree = child.pid === undefined ? null : new RunProcessTree(child.pid, token);
+    const startedAt = Date.now();
+    let pollTimer: NodeJS.Timeout | null = null;
+    const poll = (): void => {
+      tree?.poll();
+      pollTimer = setTimeout(poll, Date.now() - startedAt < POLL_FAST_FOR_MS ? POLL_FAST_MS : POLL_SLOW_MS);
+      pollTimer.unref();
+    };
+    poll();
+    /** Kills what is left of the run and closes the pipes if they still hang open after a short grace. */
+    const finish = (): void => {
+      if (pollTimer !== null) clearTimeout(pollTimer);
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      tree?.killAll();
+      if (pipeTimer !== null) return;
+      pipeTimer = setTimeout(() => {
+        tree?.killAll();
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, PIPE_GRACE_MS);
+    };
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (outBytes < MAX_BUFFER_BYTES) out.push(chunk);
@@ -98,7 +131,7 @@ export function runProcess(file: string, args: readonly string[], cwd: string, t
       const pid = child.pid;
       if (pid === undefined || graceTimer !== null) return;
       killGroup(pid, 'SIGTERM');
-      graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+      graceTimer = setTimeout(finish, KILL_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -111,19 +144,24 @@ export function runProcess(file: string, args: readonly string[], cwd: string, t
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
 
+    // The child itself is gone: whatever it left behind dies now, and the pipes are closed if something still holds them.
+    child.on('exit', finish);
     child.on('error', (error) => {
       spawnError = error;
       if (child.pid !== undefined) return; // a running child reports through 'close'
       clearTimeout(timer);
+      if (pollTimer !== null) clearTimeout(pollTimer);
       signal.removeEventListener('abort', onAbort);
       resolve({ code: null, signal: null, stdout: '', stderr: error.message, stdoutBytes: 0, stderrBytes: 0, timedOut, aborted });
     });
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       if (graceTimer !== null) clearTimeout(graceTimer);
+      if (pipeTimer !== null) clearTimeout(pipeTimer);
       signal.removeEventListener('abort', onAbort);
-      // Anything still in the group (a background grandchild that closed its pipes) dies with the call.
-      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      // Anything still alive (a background grandchild that closed its pipes) dies with the call.
+      finish();
+      if (pipeTimer !== null) clearTimeout(pipeTimer);
       const stderr = Buffer.concat(err).toString('utf8') + (spawnError === null ? '' : `\n${spawnError.message}`);
       resolve({
         code,

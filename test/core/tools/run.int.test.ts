@@ -3,7 +3,7 @@
  * and the whole process tree killed on timeout and on abort.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
@@ -156,7 +156,7 @@ describe('run: the child', () => {
     expect(body).not.toContain('FUSEFORKS_SECRET_X');
     expect(body).not.toContain('hunter2');
     const names = body.split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]);
-    expect(names.every((n) => ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TEMP', 'TMP', 'PWD', 'SHLVL', '_'].includes(n ?? ''))).toBe(true);
+    expect(names.every((n) => ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TEMP', 'TMP', 'PWD', 'SHLVL', '_', 'FUSEFORKS_RUN_ID'].includes(n ?? ''))).toBe(true);
   });
 
   it('caps stdout at 8,000 chars', async () => {
@@ -187,5 +187,67 @@ describe('run: the child', () => {
     const reply = await pending;
     expect(bodyOf(reply)).toMatch(/exit: interrupted/);
     expect(await waitGone(pid)).toBe('ESRCH');
+  });
+});
+
+/** Non-zombie processes whose command line is exactly `sleep <secs>` (a unique duration marks each test's children). */
+function sleepers(secs: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1') !== `sleep\0${secs}\0`) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Polls (bounded, no timing assertion) until no `sleep <secs>` is alive; returns what is still alive. */
+async function sleepersGone(secs: string): Promise<number[]> {
+  for (let i = 0; i < 100; i += 1) {
+    if (sleepers(secs).length === 0) return [];
+    await sleep(50);
+  }
+  return sleepers(secs);
+}
+
+describe('run: children that leave the process group (issue 19)', () => {
+  it('a setsid child left behind by a command that exits is killed, and the call does not wait for it', async () => {
+    writePolicy({ allow: ['sh *'], timeoutSecs: 600 });
+    // The shell waits (bounded) until `sleep` runs, i.e. after setsid(): the group kill alone cannot reach it.
+    const body = bodyOf(await run('sh', ['-c', 'setsid sleep 901.25 & for i in $(seq 200); do pgrep -f "^sleep 901.25$" >/dev/null && break; sleep 0.05; done; echo started']));
+    expect(body).toMatch(/exit: 0/);
+    expect(body).toContain('started');
+    expect(await sleepersGone('901.25')).toEqual([]);
+  });
+
+  it('on timeout, a setsid child holding the output pipes is killed with the rest and the call returns', async () => {
+    writePolicy({ allow: ['sh *'], timeoutSecs: 1 });
+    const reply = await run('sh', ['-c', 'setsid sleep 902.25 & sleep 902.5']);
+    expect(bodyOf(reply)).toMatch(/exit: timeout \(killed after 1 s\)/);
+    expect(await sleepersGone('902.25')).toEqual([]);
+    expect(await sleepersGone('902.5')).toEqual([]);
+  });
+
+  it('a child that also clears its environment is still found through its parent', async () => {
+    writePolicy({ allow: ['sh *'], timeoutSecs: 1 });
+    const reply = await run('sh', ['-c', 'env -i setsid sleep 903.25 & sleep 903.5']);
+    expect(bodyOf(reply)).toMatch(/exit: timeout/);
+    expect(await sleepersGone('903.25')).toEqual([]);
+  });
+
+  it('on abort (Ctrl+C), a setsid child is killed and the call ends', async () => {
+    writePolicy({ allow: ['sh *'], timeoutSecs: 600 });
+    const ac = new AbortController();
+    const pending = run('sh', ['-c', 'setsid sleep 904.25 & echo go; sleep 904.5'], 'required', ac.signal);
+    for (let i = 0; i < 200 && sleepers('904.25').length === 0; i += 1) await sleep(25);
+    ac.abort();
+    expect(bodyOf(await pending)).toMatch(/exit: interrupted/);
+    expect(await sleepersGone('904.25')).toEqual([]);
+    expect(await sleepersGone('904.5')).toEqual([]);
   });
 });
