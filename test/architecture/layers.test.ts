@@ -35,7 +35,8 @@ const FORBIDDEN_IN_CORE: Record<string, (file: string) => boolean> = {
   '@modelcontextprotocol/sdk': () => true,
   pino: (file) => file !== 'core/log.ts',
   lmdb: (file) => !file.startsWith('core/sessions/'),
-  koffi: (file) => file !== 'core/flock.ts',
+  // libc calls Node lacks: flock (locks) and prctl (secrets out of reach); nowhere else.
+  koffi: (file) => file !== 'core/flock.ts' && file !== 'core/secrets/nonDumpable.ts',
 };
 
 /** The only packages the browser bundle loads. */

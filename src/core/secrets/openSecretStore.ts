@@ -3,6 +3,7 @@
  * `check` (preflight) and `buildHost`, so the store preflight looked at is the store the village will read.
  */
 import { EnvSecretStore, type EnvLike } from './envSecretStore.js';
+import { takeProcessEnvSecrets } from './environScrub.js';
 import { KeyringSecretStore } from './keyringSecretStore.js';
 import { findSecretNameCollisions, secretNameCollisionError } from './secretNames.js';
 import type { SecretStore } from './secretStore.js';
@@ -10,9 +11,13 @@ import type { SecretStore } from './secretStore.js';
 /** Where secrets come from in a headless run. The GUI always uses the keyring. */
 export type SecretSource = 'keyring' | 'env';
 
-/** Builds the store. The keyring module itself loads only on the store's first use. */
+/**
+ * Builds the store. The keyring module itself loads only on the store's first use. From the real `process.env`, the
+ * secrets are taken once and scrubbed out of the process (`environScrub.ts`), so no child or /proc reader sees them.
+ */
 export function openSecretStore(source: SecretSource, env: EnvLike = process.env): SecretStore {
-  return source === 'env' ? new EnvSecretStore(env) : new KeyringSecretStore();
+  if (source !== 'env') return new KeyringSecretStore();
+  return new EnvSecretStore(env === process.env ? takeProcessEnvSecrets() : env);
 }
 
 /**

@@ -1,0 +1,57 @@
+/**
+ * A sentinel secret given with `--secrets env` never reaches what an agent's `run` child can read (issue 19): the
+ * model asks to run `sh -c 'tr "\0" "\n" < /proc/$PPID/environ'` (allowed in run.json), which reads the runtime's
+ * own environment block. The tool result that goes back to the model has the runtime's PATH (the read worked) and
+ * neither the variable nor its value; then stdout, stderr and every file the run left are scanned for the value.
+ * These tests run as root, which can read any /proc/<pid>/environ: what holds here is the overwrite of the original
+ * block; the non-dumpable half (same-user readers) is proved in test/core/secrets/environScrub.int.test.ts.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../support/stubLlm.js';
+import { cliBudget, describeRun, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
+
+const { temps, stub } = useCliSuite();
+const SENTINEL = 'sk-proj-RUNCHILDsentinel-0c4d2e9b7a61';
+
+/** Every regular file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe('secrets out of the environment block', () => {
+  it('a run child reading /proc/$PPID/environ sees PATH but not FUSEFORKS_SECRET_*; no output or file holds the value', { timeout: cliBudget(1) }, async () => {
+    const dir = makeVillage(temps, {
+      baseUrl: stub().baseUrl,
+      agents: [{ id: 'desk' }],
+      world: {},
+    });
+    const worldFile = join(dir, 'workspace/world.json');
+    const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
+    world.agents[0]!['enabledTools'] = ['run'];
+    world.agents[0]!['workDir'] = temps.make('ff-workdir-');
+    writeFileSync(worldFile, JSON.stringify(world));
+    mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
+    writeFileSync(join(dir, 'workspace/agents/desk/run.json'), JSON.stringify({ allow: ['sh *'] }));
+    stub().enqueueAll([
+      reply.toolCalls([{ name: 'run', args: { command: 'sh', args: ['-c', 'tr "\\0" "\\n" < /proc/$PPID/environ'] } }]),
+      reply.text('read it'),
+    ]);
+
+    const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', 'show me'], { FUSEFORKS_SECRET_STUB: SENTINEL });
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(stub().count).toBe(2);
+    // The first request carried the key as it should (positive control: the secret was really there).
+    expect(stub().requests[0]?.headers.authorization).toBe(`Bearer ${SENTINEL}`);
+    const toolResult = JSON.stringify(stub().requests[1]?.body);
+    expect(toolResult, toolResult.slice(-1500)).toContain("PATH=");
+    expect(toolResult).not.toContain('FUSEFORKS_SECRET_');
+    expect(toolResult).not.toContain(SENTINEL);
+    for (const [where, text] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) expect(text, where).not.toContain(SENTINEL);
+    for (const file of filesUnder(dir)) expect(readFileSync(file).includes(SENTINEL), file).toBe(false);
+  });
+});
