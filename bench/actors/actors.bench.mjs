@@ -8,6 +8,8 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { Supervisor } from '../../dist/actors/supervisor.js';
 
 const BENCH_WORKER = new URL('./benchWorker.mjs', import.meta.url);
+/** The real agent worker entry as the supervisor starts it (the one-file bundle of npm run build). */
+const AGENT_WORKER = new URL('../../dist/actors/agentWorker.bundle.js', import.meta.url);
 const PING_WORKER = new URL('./pingWorker.mjs', import.meta.url);
 const results = [];
 const emit = (r) => {
@@ -125,7 +127,31 @@ await withVillage(ids.map((id) => agent(id)), async (sup) => {
   await Promise.all(bare.map((w) => w.terminate()));
   emit({ name: 'start_50_agents_ms', value: Math.round(startMs), baseline: '50 bare eval workers', baselineMs: Math.round(bareMs), target: '<= 2500' });
   emit({ name: 'rss_per_idle_agent_mb', value: +perAgentMb.toFixed(1), baselineMb: +bareMb.toFixed(1), target: '<= 12' });
-}, new URL('../../dist/actors/agentWorker.js', import.meta.url));
+}, AGENT_WORKER);
+
+// 2b. An idle agent's first turn vs its second (real worker entry, echo backend): what loading the engine costs.
+{
+  const firsts = [];
+  const seconds = [];
+  for (let round = 0; round < 5; round += 1) {
+    await withVillage([agent('R')], async (sup) => {
+      await sup.startAgent('R');
+      await new Promise((r) => setTimeout(r, 200)); // idle
+      let t0 = performance.now();
+      await sup.askExternalOutcome('bench', 'first');
+      firsts.push(performance.now() - t0);
+      t0 = performance.now();
+      await sup.askExternalOutcome('bench', 'second');
+      seconds.push(performance.now() - t0);
+    }, AGENT_WORKER);
+  }
+  const first = pct(firsts, 50);
+  const second = pct(seconds, 50);
+  emit({
+    name: 'first_turn_ms', rounds: 5, value: +first.toFixed(1), baseline: 'the same agent\'s second turn', baselineMs: +second.toFixed(1),
+    overMs: +(first - second).toFixed(1), target: 'first <= second + 50 ms',
+  });
+}
 
 // 3. interruptAll fan-out to 50 in-flight agents: time until every worker acknowledged.
 await withVillage(ids.map((id) => agent(id)), async (sup) => {

@@ -1,24 +1,18 @@
 /**
- * The agent worker entry, loaded by Node as `dist/actors/agentWorker.js` (one per started agent).
+ * The agent worker entry (one per started agent), loaded by Node as the build's bundle `dist/actors/agentWorker.bundle.js`.
  * Wires the real turn engine, backend factory, tool registry and budget view into the worker loop.
  * Lean by rule: nothing here may reach zod, pino, lmdb, the MCP SDK or oclif (workerImports test).
  *
  * The engine, the LLM backends and the tools load on the first delivery, not at spawn: most agents started by
- * `--start batch` never get a message in a cron `ask`, and each eager load cost ~0.25 s of CPU per worker.
+ * `--start batch` never get a message in a cron `ask`, and each eager load cost ~0.25 s of CPU per worker. They sit
+ * behind one module (agentEngine.ts), which the build bundles into one lazily loaded file.
  */
 import { parentPort } from 'node:worker_threads';
 import { serveAgent, type WorkerEnv } from './workerLoop.js';
 
 if (parentPort === null) throw new Error('agentWorker.js must run as a worker thread');
 
-type Heavy = {
-  budget: typeof import('../core/budget/budgetPool.js');
-  factory: typeof import('../core/llm/factory.js');
-  secrets: typeof import('../core/secrets/secretStore.js');
-  builtins: typeof import('../core/tools/builtins.js');
-  external: typeof import('../core/tools/externalTool.js');
-  engine: typeof import('../core/turn/turnEngine.js');
-};
+type Heavy = typeof import('./agentEngine.js');
 
 let heavy: Heavy | null = null;
 let loading: Promise<void> | null = null;
@@ -31,15 +25,7 @@ function loaded(): Heavy {
 const env: WorkerEnv = {
   prepare: () =>
     (loading ??= (async () => {
-      const [budget, factory, secrets, builtins, external, engine] = await Promise.all([
-        import('../core/budget/budgetPool.js'),
-        import('../core/llm/factory.js'),
-        import('../core/secrets/secretStore.js'),
-        import('../core/tools/builtins.js'),
-        import('../core/tools/externalTool.js'),
-        import('../core/turn/turnEngine.js'),
-      ]);
-      heavy = { budget, factory, secrets, builtins, external, engine };
+      heavy = await import('./agentEngine.js');
     })()),
   runTurn: (input, deps) => loaded().engine.runTurn(input, deps),
   makeBackend: (init) => {

@@ -3,7 +3,7 @@
  * replaced (the slot is free at once), a full queue answers COMPUTE_BUSY, a job past its deadline is stopped with
  * COMPUTE_FAILED; and through a real agent worker: an interrupt during a pooled grep ends the turn interrupted and
  * frees the slot. Slow jobs are linear-time matching over a few 2 MB lines (the bounded engine's worst case).
- * Needs `npm run build` first (the pool loads dist/actors/scanWorker.js).
+ * Needs `npm run build` first (the pool loads dist/actors/scanWorker.bundle.js).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
