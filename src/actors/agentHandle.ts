@@ -7,6 +7,7 @@ import type { Remote } from 'comlink';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { isDataMessage, type FromWorker, type InitMessage, type ReadyMessage, type ToWorker } from './protocol.js';
 import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
+import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 import { workerCrashed, workerStopped } from './workerErrors.js';
 
 /** How a worker ended. `error` is set when it threw or hit its resource limits. */
@@ -115,6 +116,11 @@ export class AgentHandle {
    */
   interrupt(envelopeId: string): Promise<boolean> {
     return this.calls.track(this.workerSide.interrupt(envelopeId));
+  }
+
+  /** "Summarize and continue" on this worker (comlink); WORKER_CRASHED / NOT_RUNNING when it dies first. */
+  summarize(request: SummaryCallRequest): Promise<SummaryCallReply> {
+    return this.calls.track<SummaryCallReply>(this.workerSide.summarize(request) as Promise<SummaryCallReply>);
   }
 
   /** Waits up to `timeoutMs` for the thread to end by itself; true when it did (else it is terminated). */

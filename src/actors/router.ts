@@ -45,6 +45,8 @@ export class Router {
   readonly replies = new ReplyTable();
   readonly log = new MessageLog();
   readonly chains = new ChainLedger();
+  /** Per agent, the worker turn number of its newest recorded exchange (the fold boundary of a summary). */
+  readonly recordedTurnSeq = new Map<string, number>();
 
   constructor(private readonly ctx: RouterContext) {}
 
@@ -194,6 +196,7 @@ export class Router {
     const world = this.ctx.world();
     this.finish(slot, env);
     this.ctx.recorder.appendExchange(slot.id, r.exchange);
+    this.recordedTurnSeq.set(slot.id, msg.turnSeq);
     this.ctx.recorder.appendTurn({
       agentId: slot.id,
       tsMs: this.ctx.now() - r.elapsedMs,
@@ -263,6 +266,7 @@ export class Router {
   /** A turn failed with a coded error: its history note and its turn record (stop failed, what its calls cost). */
   recordFailedTurn(slot: AgentSlot, env: Envelope, msg: TurnFailedMessage): void {
     this.ctx.recorder.appendExchange(slot.id, msg.exchange);
+    this.recordedTurnSeq.set(slot.id, msg.turnSeq);
     this.ctx.recorder.appendTurn({
       agentId: slot.id,
       tsMs: this.ctx.now() - msg.elapsedMs,

@@ -18,6 +18,7 @@ import type { ToolReply } from '../core/tools/contract.js';
 import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
+import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 
 /** What an agent worker calls on the main thread (one instance per agent, bound to its slot). */
 export interface MainSide {
@@ -39,6 +40,8 @@ export interface MainSide {
 export interface WorkerSide {
   /** Cuts the turn handling `envelopeId` if it is the one in flight; true when a turn was cut. */
   interrupt(envelopeId: string): boolean;
+  /** "Summarize and continue": one no-tools call, then the worker folds its history (allowed during a turn). */
+  summarize(request: SummaryCallRequest): Promise<SummaryCallReply>;
 }
 
 type Thrown = { value: unknown };

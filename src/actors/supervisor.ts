@@ -15,6 +15,9 @@ import { EventBus } from './eventBus.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
 import { AgentStats, type AgentCounters } from './agentStats.js';
+import type { ChainSpend } from './chainLedger.js';
+import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
+import { SpendLedger } from '../core/turn/turnSpend.js';
 import { createMainSide } from './mainSide.js';
 import { sharedScanPool } from './scanPool.js';
 import { PlanReviews } from './planReviews.js';
@@ -138,6 +141,8 @@ export class Supervisor {
     // Published before the spawn: deliveries queue while the worker boots.
     slot.mailbox = new Mailbox(this.opts.mailboxCapacity ?? MAILBOX_CAPACITY);
     slot.startedAtMs = t0;
+    // A new worker numbers its turns from 1 again.
+    this.router.recordedTurnSeq.delete(id);
     const restored = this.opts.restore?.(id) ?? { history: [], summary: null };
     let externalTools: ToolSpec[] = [];
     if (this.opts.externalTools !== undefined) {
@@ -253,14 +258,47 @@ export class Supervisor {
 
   /**
    * A System message delivered as a new causal root (schedule firings: own budget pool, hop 0, nobody waits).
-   * Recorded first; NOT_RUNNING / MAILBOX_FULL as any delivery.
+   * Recorded first; NOT_RUNNING / MAILBOX_FULL as any delivery. `onChainEnd` is called once, when the root's turn
+   * has ended, with the agents of its chain (the target and whom it asked) and their calls.
    */
-  sendSystemMessage(to: string, text: string): void {
+  sendSystemMessage(to: string, text: string, onChainEnd?: (spend: ChainSpend) => void): void {
     const from: Endpoint = { kind: 'system' };
     this.router.record(from, { kind: 'agent', id: to }, text, 0);
-    this.router.deliver(
-      this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() }),
-    );
+    const env = this.router.envelope({ parentId: null, from, to, content: text, hop: 0, awaitingReply: false, pool: this.router.rootPool() });
+    if (onChainEnd !== undefined) this.router.chains.open(env.id, to, onChainEnd);
+    try {
+      this.router.deliver(env);
+    } catch (error) {
+      this.router.chains.take(env.id);
+      throw error;
+    }
+  }
+
+  /** The worker turn number of `agentId`'s newest recorded exchange (0: none since it started). */
+  summaryBoundary(agentId: string): number {
+    return this.router.recordedTurnSeq.get(agentId) ?? 0;
+  }
+
+  /**
+   * One "summarize and continue" call on a running agent's worker (NOT_RUNNING otherwise); allowed while it has a
+   * turn in flight. The call's usage is recorded and counted like any other call of the agent.
+   */
+  async summarizeAgent(agentId: string, request: SummaryCallRequest): Promise<SummaryCallReply> {
+    const slot = this.slots.get(agentId);
+    if (slot === undefined || slot.status !== 'running' || slot.handle === null) {
+      throw new FuseforksError('NOT_RUNNING', `agent "${agentId}" is not running, so it cannot be summarized`, {
+        agentId,
+        fix: 'start the agent first; a stopped agent keeps its history until it runs again',
+      });
+    }
+    const reply = await slot.handle.summarize(request);
+    if (reply.kind !== 'nothing' && reply.call !== null) {
+      (this.opts.recorder ?? nullRecorder).appendCall(reply.call);
+      const tally = new SpendLedger();
+      tally.absorbCall(reply.call);
+      this.stats.settle(agentId, tally.snapshot());
+    }
+    return reply;
   }
 
   /** A System→User notice line (recorded, never delivered), e.g. a schedule skipped for a stopped target. */

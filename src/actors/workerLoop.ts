@@ -40,6 +40,8 @@ import {
   type ToWorker,
 } from './protocol.js';
 import { ABORTED, exposeOn, raceAbort, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
+import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
+import { runSummaryCall } from './workerSummary.js';
 
 /** What a main-thread tool answers when the turn was interrupted while it ran. */
 const INTERRUPTED_REPLY: ToolReply = { body: 'interrupted', ok: false };
@@ -104,7 +106,10 @@ interface Current {
 
 class AgentActor {
   private readonly port: MessagePort;
-  private readonly history: Exchange[];
+  /** The history window, each exchange tagged with the worker turn that made it (0 = restored at start). */
+  private readonly history: Array<Exchange & { turnSeq: number }>;
+  /** The newest summary of the folded history (restored at start, replaced by "summarize and continue"). */
+  private summary: string | null;
   private lastCallMilli: number;
   private turnSeq = 0;
   private current: Current | null = null;
@@ -127,7 +132,8 @@ class AgentActor {
   ) {
     this.port = init.port;
     this.main = remoteOn<MainSide>(init.port);
-    this.history = init.history.slice(-HISTORY_WINDOW);
+    this.history = init.history.slice(-HISTORY_WINDOW).map((e) => ({ ...e, turnSeq: 0 }));
+    this.summary = init.summary;
     this.lastCallMilli = init.lastCallMilli;
     this.planIds = new Int32Array(init.planIds);
     this.diag = { note: (kind, fields, level) => this.note(kind, fields, level) };
@@ -138,8 +144,47 @@ class AgentActor {
     this.port.on('message', (msg: unknown) => {
       if (isDataMessage(msg)) this.handle(msg as ToWorker);
     });
-    const side: WorkerSide = { interrupt: (envelopeId) => this.interrupt(envelopeId) };
+    const side: WorkerSide = {
+      interrupt: (envelopeId) => this.interrupt(envelopeId),
+      summarize: (request) => this.summarize(request),
+    };
     exposeOn(this.port, side);
+  }
+
+  /**
+   * One summary call on this agent's backend, then the fold: the summary replaces the previous one and the history
+   * entries of turns up to `throughTurnSeq` leave the window (later turns, including one in flight, stay).
+   */
+  private async summarize(request: SummaryCallRequest): Promise<SummaryCallReply> {
+    let backend: LlmBackend;
+    try {
+      backend = await this.ensureBackend();
+    } catch (error) {
+      return { kind: 'failed', error: toWire(error), call: null };
+    }
+    const own = request.history === null;
+    const history = own ? this.history.filter((e) => e.turnSeq <= request.throughTurnSeq) : request.history;
+    const previous = own ? this.summary : request.previous;
+    const reply = await runSummaryCall(this.init, backend, previous, history ?? [], () => this.env.now());
+    if (reply.kind === 'done' && reply.folded) {
+      this.summary = reply.text;
+      const kept = this.history.filter((e) => e.turnSeq > request.throughTurnSeq);
+      this.history.splice(0, this.history.length, ...kept);
+    }
+    return reply;
+  }
+
+  /** The backend, made on first use (a config error then fails that use, not the boot). */
+  private async ensureBackend(): Promise<LlmBackend> {
+    await this.env.prepare?.();
+    if (this.backend === null) {
+      const made = this.env.makeBackend(this.init);
+      this.backend = made.backend;
+      if (made.degradedReason !== undefined) {
+        this.emit({ type: 'backendDegraded', modelTemplateId: this.init.template.id, reason: made.degradedReason });
+      }
+    }
+    return this.backend;
   }
 
   /** Cuts the turn handling `envelopeId` when it is the one in flight. */
@@ -208,7 +253,7 @@ class AgentActor {
     let outcome: FromWorker;
     try {
       const result = await this.turn(msg, seq, controller.signal);
-      this.pushHistory(result.exchange);
+      this.pushHistory(result.exchange, seq);
       this.lastCallMilli = result.lastCallMilli;
       outcome = { kind: 'turnDone', envelopeId: msg.envelopeId, turnSeq: seq, result, backend: this.backend?.name ?? '-' };
     } catch (error) {
@@ -224,7 +269,7 @@ class AgentActor {
       // Coded errors (LLM failures, config) are outcomes of this turn; anything else is a bug → crash.
       if (!isFuseforksError(error) || error.code === 'BUG') throw error;
       const exchange: Exchange = { sent: msg.envelope.content, replied: `(failed: ${error.code})` };
-      this.pushHistory(exchange);
+      this.pushHistory(exchange, seq);
       outcome = {
         kind: 'turnFailed',
         envelopeId: msg.envelopeId,
@@ -250,7 +295,7 @@ class AgentActor {
   private interruptedFallback(msg: DeliverMessage, seq: number): FromWorker {
     const agentId = this.init.agent.id;
     const replied = '(interrupted)';
-    this.pushHistory({ sent: msg.envelope.content, replied });
+    this.pushHistory({ sent: msg.envelope.content, replied }, seq);
     this.note('turn interrupted', { agent: agentId, seq, hop: msg.envelope.hop, rounds: 0, elapsed_ms: -1 });
     this.emit({ type: 'turnInterrupted', agentId, turnSeq: seq });
     const spend = { prompt: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, completion: 0, reasoning: 0, effectiveMilli: 0 };
@@ -270,14 +315,7 @@ class AgentActor {
   }
 
   private async turn(msg: DeliverMessage, seq: number, signal: AbortSignal): Promise<TurnResult> {
-    await this.env.prepare?.();
-    if (this.backend === null) {
-      const made = this.env.makeBackend(this.init);
-      this.backend = made.backend;
-      if (made.degradedReason !== undefined) {
-        this.emit({ type: 'backendDegraded', modelTemplateId: this.init.template.id, reason: made.degradedReason });
-      }
-    }
+    const backend = await this.ensureBackend();
     this.tools ??= this.env.makeTools(this.init, (name, args, signal) => this.callExternal(name, args, signal));
     const input: TurnInput = {
       agent: this.init.agent,
@@ -286,8 +324,8 @@ class AgentActor {
       roster: msg.roster,
       maxHops: this.init.maxHops,
       material: msg.material,
-      history: this.history.slice(),
-      summary: this.init.summary,
+      history: this.history.map(({ sent, replied }) => ({ sent, replied })),
+      summary: this.summary,
       envelope: msg.envelope,
       turnSeq: seq,
       lastCallMilli: this.lastCallMilli,
@@ -297,7 +335,7 @@ class AgentActor {
       context: msg.context,
     };
     const deps: TurnDeps = {
-      backend: this.backend,
+      backend,
       tools: this.tools,
       ports: this.ports(msg.envelopeId, seq),
       budget: msg.budget === null ? null : this.env.budgetFromShared(msg.budget),
@@ -407,8 +445,8 @@ class AgentActor {
     this.post({ kind: 'event', event });
   }
 
-  private pushHistory(exchange: Exchange): void {
-    this.history.push(exchange);
+  private pushHistory(exchange: Exchange, turnSeq: number): void {
+    this.history.push({ ...exchange, turnSeq });
     if (this.history.length > HISTORY_WINDOW) this.history.splice(0, this.history.length - HISTORY_WINDOW);
   }
 }

@@ -42,6 +42,7 @@ import { VillageCommands } from './villageCommands.js';
 import { promptMaterialReader } from './promptMaterial.js';
 import { startScheduleTicker } from './scheduleWiring.js';
 import { SessionRecorder } from './sessionRecorder.js';
+import { Summaries } from './summaries.js';
 
 /** How a caller boots a village. Only these fields differ between the GUI, `ask` and `serve` (seed D1). */
 export interface HostOptions {
@@ -76,6 +77,8 @@ export interface HostOptions {
   secretStore?: SecretStore;
   /** Test seam: the agents' worker entry. */
   workerUrl?: URL;
+  /** Test seam: the schedule tick period (ms); default the ticker's 30 s. */
+  scheduleTickMs?: number;
   /** Test seam: close grace (ms); default 30 s. */
   closeGraceMs?: number;
 }
@@ -137,6 +140,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     parts.health = health;
     await connectSharedMcp(mcp, log);
     // Before the door: the host (and so the door's askExternal) needs the approvals the ticker will share.
+    const summaries = new Summaries({ supervisor, sessions, recorder, diag: log });
     const probes = await loadProbeApprovals(v, options.runSchedules, log);
     const village = VillageCommands.fromDocument(
       {
@@ -155,7 +159,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const hostRef: { current: Host | null } = { current: null };
     const door = createHostDoor(options.openDoor, v, (client, text) => (hostRef.current as Host).askExternal(client, text), log, options.appVersion);
     parts.door = door;
-    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, log });
+    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, log, summaries });
     hostRef.current = host;
     await openHostDoor(door, band, log);
     await noteJev(v, secrets, log);
@@ -169,6 +173,8 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       diag: log,
       newSession: () => sessions.newSession(new Set(supervisor.currentWorld().agents.map((a) => a.id))),
       onTick: health.tick,
+      summarizeAfter: (agentIds) => summaries.summarize(agentIds),
+      ...(options.scheduleTickMs === undefined ? {} : { intervalMs: options.scheduleTickMs }),
     });
     parts.stopDeliveries = async () => {
       await ticker?.stop();

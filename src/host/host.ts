@@ -19,6 +19,7 @@ import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
 import type { VillageCommands } from './villageCommands.js';
+import type { SummarizeReport, Summaries } from './summaries.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -34,6 +35,8 @@ export interface HostInternals {
   door: DoorController;
   /** The village's diagnostic log. */
   log: DiagSink;
+  /** "Summarize and continue" runs (one at a time; the schedule wiring's summarizeAfter uses the same one). */
+  summaries: Summaries;
 }
 
 /** A running host; every face reaches it as `HostApi`. */
@@ -50,6 +53,7 @@ export class Host implements HostApi {
   readonly #graceMs: number;
   /** `{dataDir}/workspace`: where attachment bodies are stored. */
   readonly #workspace: string;
+  readonly #summaries: Summaries;
   #closing: Promise<CloseReport> | null = null;
   #accepting = true;
 
@@ -60,6 +64,7 @@ export class Host implements HostApi {
     this.#sessionState = internals.sessions;
     this.#parts = internals.parts;
     this.#graceMs = internals.graceMs;
+    this.#summaries = internals.summaries;
     this.village = internals.village;
     this.door = internals.door;
     this.#door = internals.door;
@@ -174,6 +179,16 @@ export class Host implements HostApi {
   async askExternal(client: string, text: string, options: AskOptions = {}): Promise<AskOutcome> {
     this.assertOpen();
     return askOutcome(await this.#supervisor.askExternalOutcome(client, text, options), this.world());
+  }
+
+  /**
+   * "Summarize and continue" for `agentIds` (default: every agent): one no-tools call per running agent with a
+   * history, its history folded into a stored summary that rides in its prompt from then on. It costs tokens
+   * (counted in the agents' counters and the stats); allowed while turns are in flight.
+   */
+  summarize(agentIds?: readonly string[]): Promise<SummarizeReport> {
+    this.assertOpen();
+    return this.#summaries.summarize(agentIds);
   }
 
   /** A new, empty conversation becomes current (agents started afterwards begin without history). */

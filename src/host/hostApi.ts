@@ -16,6 +16,7 @@ import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import type { AskOutcome } from './askOutcome.js';
 import type { AttachmentUpload } from './attachmentUploads.js';
+import type { SummarizeReport } from './summaries.js';
 import type { CloseReport } from './closeHost.js';
 import type { NewAgentInput } from './commands/agentEdits.js';
 import type { GroupInput } from './commands/villageEdits.js';
@@ -32,6 +33,7 @@ export type { HostHealth } from './health/hostHealth.js';
 export type { McpServerStatus } from './mcp/mcpClientManager.js';
 export type { ScheduleView, VillageState } from './villageCommands.js';
 export type { AskOutcome } from './askOutcome.js';
+export type { SummarizeReport, SummaryRow } from './summaries.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
@@ -177,6 +179,12 @@ export interface HostApi {
   continueLatest(): Promise<string | null>;
   /** An older conversation becomes current (SESSION_NOT_FOUND; SESSION_SWITCH_BLOCKED while turns are in flight). */
   openSession(id: string): Promise<string | null>;
+  /**
+   * "Summarize and continue" for `agentIds` (default: every agent): one no-tools call per running agent that has
+   * something new to fold; the summary is stored and replaces that history in the agent's prompt from its next
+   * turn on. Costs tokens (counted like any call); allowed while turns are in flight; originals stay in the store.
+   */
+  summarize(agentIds?: readonly string[]): Promise<SummarizeReport>;
 
   // ---- plan review -----------------------------------------------------------------------------------------
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */

@@ -84,6 +84,14 @@ export class HostSessions {
     return { history: [...history], summary };
   }
 
+  /** A summary was written: agents started from now on get it and none of the exchanges it folded. */
+  noteSummary(sessionId: string, agentId: string, text: string, coversUpToSeq: number): void {
+    if (this.restored === null || sessionId !== this.current) return;
+    this.restored.summaries.set(agentId, { text, coversUpToSeq });
+    // The restored window is what the boot read: all of it is at or below any later boundary.
+    this.restored.histories.delete(agentId);
+  }
+
   private adopt(sessionId: string, agentIds: ReadonlySet<string>): SessionOpenedCounts {
     const restored = (this.store as SessionStore).restore(sessionId);
     // Histories of agents that no longer exist are dropped and counted, as the original's boot does.

@@ -7,6 +7,7 @@
  * typing ends; while in it, the next due waits (not consumed). The same set lives here, fed by the event bus.
  */
 import type { DiagSink } from '../core/diag.js';
+import { isFuseforksError } from '../core/errors.js';
 import type { CoreEvent } from '../core/events.js';
 import type { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import type { ScheduleStore } from '../core/schedules/scheduleStore.js';
@@ -22,6 +23,11 @@ export interface ScheduleWiring {
   diag: DiagSink;
   /** Opens a new, empty conversation (schedules with `sessionMode: fresh`); absent = deliver into the current one. */
   newSession?: () => Promise<unknown>;
+  /**
+   * Summarizes these agents (a schedule's `summarizeAfter`): called once per firing, after the fired request's
+   * causal chain ends, with its participants (the target and whom it asked; handoffs start a chain of their own).
+   */
+  summarizeAfter?: (agentIds: string[]) => Promise<unknown>;
   /** Test seam: tick period (ms); default the ticker's 30 s. */
   intervalMs?: number;
   /** After every tick (the host's health tracker). */
@@ -61,7 +67,19 @@ export function startScheduleTicker(runSchedules: boolean, w: ScheduleWiring): R
     // A firing is a new causal root from System (own budget pool, hop 0); a failed delivery is logged by the ticker.
     fire: async (_task, firing) => {
       if (firing.sessionMode === 'fresh' && w.newSession !== undefined) await w.newSession();
-      w.supervisor.sendSystemMessage(firing.to, firing.body);
+      const after = firing.summarizeAfter ? w.summarizeAfter : undefined;
+      w.supervisor.sendSystemMessage(
+        firing.to,
+        firing.body,
+        after === undefined
+          ? undefined
+          : ({ participants }) => {
+              w.diag.note('schedule summarize', { root: firing.to, agents: participants.join(',') });
+              after(participants).catch((error: unknown) => {
+                w.diag.note('schedule summarize', { root: firing.to, failed: isFuseforksError(error) ? error.code : 'BUG' }, 'warn');
+              });
+            },
+      );
       inFlight = new Set([...inFlight, firing.to]);
     },
     notice: (n) => w.supervisor.notice(n.text),

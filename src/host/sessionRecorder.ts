@@ -46,6 +46,13 @@ export class SessionRecorder implements SupervisorRecorder {
     this.append({ kind: 'turn', ...record }, record.agentId);
   }
 
+  /** A "summarize and continue" summary; resolves with its seq once committed (null when nothing is recorded). */
+  async appendSummary(agentId: string, text: string, coversUpToSeq: number): Promise<number | null> {
+    const sessionId = this.opts.sessionId();
+    if (sessionId === null) return null;
+    return this.opts.store.append(sessionId, { kind: 'summary', agentId, text, coversUpToSeq });
+  }
+
   appendCall(record: CallRecord): void {
     this.append({ kind: 'call', ...record }, null);
   }

@@ -186,6 +186,16 @@ export class SessionStore {
   }
 
   /**
+   * The highest seq handed out for `id`, committed or not (null when it has none): a boundary taken before
+   * anything else is written (summaries). Unlike `lastSeq`, it counts appends still on their way to disk.
+   */
+  lastAssignedSeq(id: string): number | null {
+    this.open(id);
+    const seq = this.nextSeq(id) - 1;
+    return seq < 0 ? null : seq;
+  }
+
+  /**
    * Copies the records of `id` with seq ≤ atSeq (original seq numbers kept, so coversUpToSeq stays valid) into
    * a new session, in one transaction. The source is untouched. Throws SESSION_NOT_FOUND for an unknown id or
    * a seq the session does not have.

@@ -141,6 +141,7 @@ export interface TurnInput {
   material: PromptMaterial;
   /** Oldest first; the engine keeps the last 8. */
   history: Exchange[];
+  /** The newest summary of this agent's folded history; composed into the system prompt's volatile part. */
   summary: string | null;
   envelope: IncomingEnvelope;
   turnSeq: number;

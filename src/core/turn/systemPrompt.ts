@@ -5,6 +5,7 @@
 import type { AgentStatus } from '../events.js';
 import type { Language } from '../world/types.js';
 import type { PromptMaterial, RosterEntry } from './ports.js';
+import { summaryBlock } from './wording.js';
 
 /** The composed prompt and the char count of its cache-stable prefix. */
 export interface ComposedPrompt {
@@ -20,6 +21,8 @@ export interface PromptSubject {
   workDir: string | null;
   language: Language;
   roster: RosterEntry[];
+  /** The newest "summarize and continue" summary of this agent's older conversation (null = none). */
+  summary?: string | null;
 }
 
 const STATUS_JA: Record<AgentStatus, string> = {
@@ -71,7 +74,10 @@ function workFolder(workDir: string, language: Language): string {
     : `## Working folder\nFile tools work inside this folder: ${workDir}`;
 }
 
-/** Composes the prompt in the fixed order; empty material sections are left out entirely. */
+/**
+ * Composes the prompt in the fixed order — ordinance, about you, working folder, Construct, Skill (the stable
+ * prefix), then summary, roster, Memory (volatile) — leaving empty sections out entirely.
+ */
 export function composeSystemPrompt(material: PromptMaterial, subject: PromptSubject): ComposedPrompt {
   const ja = subject.language === 'ja';
   const stable: string[] = [];
@@ -85,6 +91,11 @@ export function composeSystemPrompt(material: PromptMaterial, subject: PromptSub
 
   const stableText = stable.join('\n\n');
   const variable: string[] = [];
+  // The summary changes only when someone summarizes, the roster whenever a status does: summary first keeps
+  // more of the prompt cacheable between summaries. It is never in the stable prefix, nor folded into a user
+  // turn (a folded copy would repeat in every stored exchange of the history window).
+  const summary = subject.summary?.trim() ?? '';
+  if (summary !== '') variable.push(summaryBlock(subject.language, summary));
   if (subject.roster.length > 0) {
     variable.push(`${ja ? '## 今の顔ぶれ' : '## Current roster'}\n${rosterLine(subject.roster, subject.language)}`);
   }

@@ -57,6 +57,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     workDir: agent.workDir,
     language,
     roster,
+    summary: input.summary,
   });
   const gates = delegationGates(template.useTools, roster.length, agent.allowHandoff, envelope.awaitingReply);
   const boxSpecs = deps.tools.specs();

@@ -7,7 +7,7 @@ import type { AttachmentKind, ChatMessage, PromptAttachment } from '../llm/canon
 import type { Language } from '../world/types.js';
 import type { Exchange, TurnInput } from './ports.js';
 import { envelopeText } from './envelope.js';
-import { broadcastNote, summaryBlock } from './wording.js';
+import { broadcastNote } from './wording.js';
 
 /** Exchanges of history sent with each turn (8 = 16 messages). */
 export const HISTORY_TURNS = 8;
@@ -19,12 +19,12 @@ export interface FoldedTurn {
 }
 
 /**
- * `\n\n`-join of: summary block (if any) · room log (if the agent hears it) · presence notices · broadcast
- * note (≥2 co-recipients) · attachment note · sender envelope.
+ * `\n\n`-join of: room log (if the agent hears it) · presence notices · broadcast note (≥2 co-recipients) ·
+ * attachment note · sender envelope. (The summary lives in the system prompt's volatile part, so stored exchanges
+ * never repeat it.)
  */
 export function foldUserTurn(input: TurnInput): FoldedTurn {
   const parts: string[] = [];
-  if (input.summary !== null && input.summary.trim() !== '') parts.push(summaryBlock(input.language, input.summary));
   const roomLog = input.context?.roomLog ?? null;
   if (input.agent.hearsRoomLog && roomLog !== null) parts.push(roomLog);
   const presence = input.context?.presence ?? null;

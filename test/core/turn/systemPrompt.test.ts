@@ -43,6 +43,16 @@ describe('composeSystemPrompt', () => {
     expect(c.text).toBe(a.text.slice(0, a.stableLen));
   });
 
+  it('puts the summary first in the volatile part: outside the stable prefix, before the roster', () => {
+    const without = composeSystemPrompt(full, subject());
+    const { text, stableLen } = composeSystemPrompt(full, subject({ summary: 'We agreed on Friday.' }));
+    expect(stableLen).toBe(without.stableLen);
+    expect(text.slice(0, stableLen)).toBe(without.text.slice(0, without.stableLen));
+    expect(text.slice(stableLen)).toMatch(/^\n\n## Summary so far\nWe agreed on Friday\.\n\n## Current roster/);
+    expect(composeSystemPrompt(full, subject({ summary: '   ' })).text).toBe(without.text);
+    expect(composeSystemPrompt(full, subject({ language: 'ja', summary: '金曜に決定' })).text).toContain('## これまでの要約\n金曜に決定');
+  });
+
   it('leaves empty sections out', () => {
     const { text } = composeSystemPrompt({ ordinance: '', construct: '', skill: ' ', memory: '' }, subject({ workDir: null, roster: [] }));
     expect(text).not.toMatch(/Ordinance|Construct|Skill|Memory|roster|Working folder/);
