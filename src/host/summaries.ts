@@ -11,7 +11,8 @@
  */
 import type { DiagSink } from '../core/diag.js';
 import { isFuseforksError, toWire } from '../core/errors.js';
-import { totalsOf, type TokenTotals } from '../core/billing/tokenTotals.js';
+import { totalsOf } from '../core/billing/tokenTotals.js';
+import type { SummarizeReport } from '../core/summaries/summaryReport.js';
 import type { CallRecord } from '../core/sessions/records.js';
 import { summaryInput } from '../core/summaries/summaryInput.js';
 import { summaryNotice } from '../core/summaries/summaryVerdict.js';
@@ -20,30 +21,7 @@ import type { SummaryCallRequest } from '../actors/summaryCall.js';
 import type { HostSessions } from './hostSessions.js';
 import type { SessionRecorder } from './sessionRecorder.js';
 
-/** One summarized agent. */
-export interface SummaryRow {
-  agentId: string;
-  /** False for an empty summary (nothing folded). */
-  folded: boolean;
-  /** `longer`: the summary is at least as long as what it folds; `empty`: nothing was folded. */
-  warning: 'empty' | 'longer' | null;
-  summaryChars: number;
-  foldedMsgs: number;
-  foldedChars: number;
-}
-
-/** What a run did. */
-export interface SummarizeReport {
-  /** The conversation summarized (null: this village runs without a session store). */
-  sessionId: string | null;
-  /** The boundary: the summaries cover records up to this seq (null: no store, or nothing recorded yet). */
-  coversUpToSeq: number | null;
-  agents: SummaryRow[];
-  /** Not running (not summarized), with nothing to fold, or whose call failed (with the code). */
-  skipped: { stopped: string[]; nothing: string[]; failed: Array<{ agentId: string; code: string }> };
-  /** Every summary call of the run (they also count in each agent's counters and in the stats). */
-  tokens: TokenTotals;
-}
+export type { SummarizeReport, SummaryRow } from '../core/summaries/summaryReport.js';
 
 /** What a run needs of the host. */
 export interface SummariesDeps {

@@ -152,6 +152,8 @@ const ROUTES: Route[] = [
   { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },
   // conversations
   { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: (v) => v.newSession() },
+  // body {agentIds?: string[]}: summarize and continue (costs tokens; the client confirms first)
+  { method: 'POST', pattern: /^\/api\/sessions\/summarize$/, handle: (v, _p, b) => v.summarize(b.agentIds === undefined ? undefined : strList(b, 'agentIds')) },
   { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/open$`), handle: (v, p) => v.openSession(p.id!) },
   // plan review (issue 8): a held wave of a planReview servant
   {

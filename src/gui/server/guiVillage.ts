@@ -8,7 +8,7 @@ import { FuseforksError } from '../../core/errors.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { HostApi, VillageEdits, VillageState } from '../../host/hostApi.js';
+import type { HostApi, SummarizeReport, VillageEdits, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -69,6 +69,12 @@ export class GuiVillage {
     const stored = this.host.sessionMessages(id);
     this.shown = { stored: stored.slice(-MESSAGE_TAIL), lastBeforeId };
     return this.state();
+  }
+
+  /** "Summarize and continue" for `agentIds` (default all running servants); answers the state with the report. */
+  async summarize(agentIds?: readonly string[]): Promise<GuiState & { summary: SummarizeReport }> {
+    const summary = await this.host.summarize(agentIds);
+    return { ...this.state(), summary };
   }
 
   /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting); answers the re-read state. */

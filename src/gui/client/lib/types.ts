@@ -8,9 +8,10 @@ import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../co
 import type { PlanReviewRequest } from '../../../core/turn/ports.js';
 import type { Recurrence, ScheduleProbe, ScheduleView, Weekday } from '../../../core/schedules/types.js';
 import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
+import type { SummarizeReport } from '../../../core/summaries/summaryReport.js';
 import type { AgentSpec, Group, ModelTemplate as CoreModelTemplate } from '../../../core/world/types.js';
 
-export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta, Weekday };
+export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta, SummarizeReport, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
@@ -50,6 +51,8 @@ export interface GuiState {
   planReviews: PlanReview[];
   appVersion: string;
   createdId?: string;
+  /** The answer of "summarize and continue" (POST /api/sessions/summarize) only. */
+  summary?: SummarizeReport;
 }
 
 /** A held plan wave (issue 8), tasks in full. */
