@@ -12,6 +12,7 @@ import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/port
 import type { World } from '../core/world/types.js';
 import { AgentHandle, type WorkerExit } from './agentHandle.js';
 import { EventBus } from './eventBus.js';
+import { ExternalQueue, type ExternalTicket } from './externalQueue.js';
 import { externalClientName, statusNotice } from './labels.js';
 import { Mailbox, MAILBOX_CAPACITY } from './mailbox.js';
 import { AgentStats, type AgentCounters } from './agentStats.js';
@@ -33,6 +34,13 @@ import { workerCrashed } from './workerErrors.js';
 
 export type { ExternalAskOptions, ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
 
+/** The outcome of an external request that was never delivered: its wait ran out, its caller left, or closing. */
+const UNSERVED_STATE: Record<Exclude<ExternalTicket['kind'], 'served'>, 'timed_out' | 'interrupted' | 'no_answer'> = {
+  expired: 'timed_out',
+  aborted: 'interrupted',
+  closed: 'no_answer',
+};
+
 /** Join bound of stopAgent (ms). */
 export const JOIN_TIMEOUT_MS = 30_000;
 
@@ -46,7 +54,8 @@ export class Supervisor {
   private readonly router: Router;
   private readonly diag: DiagSink;
   private readonly now: () => number;
-  private externalBusy = false;
+  /** The external endpoint's mailbox (arrival order, bounded, one served at a time). */
+  private readonly external = new ExternalQueue();
   private readonly restartTimers = new Set<NodeJS.Timeout>();
   private closed = false;
   /** Plan id counter shared with every worker (Atomics.add), so ids are village-unique from 1. */
@@ -306,34 +315,20 @@ export class Supervisor {
     this.router.notice(text);
   }
 
-  /** One external ask to the reception at a time (EXTERNAL_BUSY at once for a second), bounded by askTimeoutSecs. */
+  /**
+   * One external request to the reception. Requests queue in arrival order in the external mailbox (bounded,
+   * EXTERNAL_BUSY only when it is full) and are served one at a time; each keeps its own wait limit (`timeoutMs`,
+   * default askTimeoutSecs) from arrival, waiting included. A caller that aborts leaves the queue, or cuts its work.
+   */
   async askExternalOutcome(client: string, text: string, options: ExternalAskOptions = {}): Promise<ExternalOutcome> {
-    if (this.externalBusy) {
-      throw new FuseforksError('EXTERNAL_BUSY', 'another external request is in progress; one at a time', {
-        fix: 'wait for the current request to finish, then ask again',
-      });
-    }
-    const reception = this.world.reception;
-    if (reception === null) {
-      throw new FuseforksError('EXTERNAL_RECEPTION_UNSET', 'no reception agent is set in world.json', {
-        fix: 'choose a reception agent (world.json "reception")',
-      });
-    }
-    if (!this.world.agents.some((a) => a.id === reception)) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, {
-        agentId: reception,
-        fix: 'choose an existing agent as the reception (GUI: Village → Reception, or "reception" in world.json)',
-      });
-    }
-    const slot = this.slots.get(reception);
-    if (slot?.mailbox == null) {
-      throw new FuseforksError('NOT_RUNNING', `reception "${reception}" is not running`, {
-        agentId: reception,
-        fix: `start it first (--start ${reception})`,
-      });
-    }
-    this.externalBusy = true;
+    this.externalReception();
+    const arrivedMs = this.now();
+    const waitMs = options.timeoutMs ?? this.world.askTimeoutSecs * 1000;
+    const ticket = await this.external.acquire(waitMs, options.signal);
+    if (ticket.kind !== 'served') return { answer: '', state: UNSERVED_STATE[ticket.kind], calls: [] };
     try {
+      // Checked again: the reception may have stopped while this request waited.
+      const reception = this.externalReception();
       const from: Endpoint = { kind: 'external', client: externalClientName(client, this.world.externalName) };
       this.router.record(from, { kind: 'agent', id: reception }, text, 0);
       const env = this.router.envelope({
@@ -347,14 +342,40 @@ export class Supervisor {
         this.router.chains.take(env.id);
         throw error;
       }
-      const waitMs = options.timeoutMs ?? this.world.askTimeoutSecs * 1000;
-      const result = await new Promise<DeliveryResult>((resolve) => this.router.replies.open(env.id, reception, waitMs, resolve));
+      const onAbort = (): void => void this.cut(env.id);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const leftMs = Math.max(0, waitMs - (this.now() - arrivedMs));
+      const result = await new Promise<DeliveryResult>((resolve) => this.router.replies.open(env.id, reception, leftMs, resolve));
+      options.signal?.removeEventListener('abort', onAbort);
       // Nobody waits any more: cut the abandoned work so the next external request is not queued behind it.
       if (result.state === 'timed_out') await this.cut(env.id);
       return { answer: result.text, state: result.state, calls: this.router.chains.take(env.id)?.calls ?? [] };
     } finally {
-      this.externalBusy = false;
+      ticket.release();
     }
+  }
+
+  /** The reception an external request goes to, or why it cannot (unset, not in the world, not running). */
+  private externalReception(): string {
+    const reception = this.world.reception;
+    if (reception === null) {
+      throw new FuseforksError('EXTERNAL_RECEPTION_UNSET', 'no reception agent is set in world.json', {
+        fix: 'choose a reception agent (world.json "reception")',
+      });
+    }
+    if (!this.world.agents.some((a) => a.id === reception)) {
+      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, {
+        agentId: reception,
+        fix: 'choose an existing agent as the reception (GUI: Village → Reception, or "reception" in world.json)',
+      });
+    }
+    if (this.slots.get(reception)?.mailbox == null) {
+      throw new FuseforksError('NOT_RUNNING', `reception "${reception}" is not running`, {
+        agentId: reception,
+        fix: `start it first (--start ${reception})`,
+      });
+    }
+    return reception;
   }
 
   /** Cuts the agent's turn in flight and every turn it delegated; resolves when the workers acknowledged. */
@@ -372,6 +393,7 @@ export class Supervisor {
   /** Stops every started agent and reaps failed ones. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.external.close();
     this.stats.stop();
     for (const timer of this.restartTimers) clearTimeout(timer);
     this.restartTimers.clear();

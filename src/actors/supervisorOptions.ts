@@ -72,4 +72,6 @@ export interface ExternalOutcome {
 export interface ExternalAskOptions {
   /** Longest wait for the answer (ms), counted from arrival; default the village's askTimeoutSecs. */
   timeoutMs?: number;
+  /** The caller went away: a queued request leaves the queue, a served one has its work cut. */
+  signal?: AbortSignal;
 }

@@ -157,7 +157,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     );
     // The door asks through the host's own askExternal (as every face); it opens only after the host exists.
     const hostRef: { current: Host | null } = { current: null };
-    const door = createHostDoor(options.openDoor, v, (client, text) => (hostRef.current as Host).askExternal(client, text), log, options.appVersion);
+    const door = createHostDoor(options.openDoor, v, (client, text, signal) => (hostRef.current as Host).askExternal(client, text, { signal }), log, options.appVersion);
     parts.door = door;
     const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, log, summaries });
     hostRef.current = host;

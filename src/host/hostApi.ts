@@ -37,8 +37,13 @@ export type { SummarizeReport, SummaryRow } from './summaries.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
-  /** Longest wait for the answer (ms; default the village's askTimeoutSecs); past it the outcome is timed_out. */
+  /**
+   * Longest wait for the answer (ms; default the village's askTimeoutSecs), counted from arrival — time queued
+   * behind other external requests included; past it the outcome is timed_out.
+   */
   timeoutMs?: number;
+  /** Abort to give up: a queued request leaves the queue (interrupted), a served one has its work cut. */
+  signal?: AbortSignal;
 }
 export type { CostSummary } from '../core/billing/pricing.js';
 export type { TokenTotals } from '../core/billing/tokenTotals.js';

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/core/events.js';
 import { isFuseforksError } from '../../src/core/errors.js';
+import { EXTERNAL_QUEUE_CAPACITY } from '../../src/actors/externalQueue.js';
 import { agent, until, village, world, type Village } from './support/villageFixture.js';
 
 let open: Village[] = [];
@@ -141,15 +142,32 @@ describe('interrupts', () => {
     expect(notes(v, 'turn folded')[0]?.fields).toEqual({ agent: 'B', hop: 1, from: 'A' });
   });
 
-  it('refuses a second external ask at once while one is in flight (EXTERNAL_BUSY)', async () => {
+  it('external asks queue in arrival order behind the one in flight and are served one at a time; a full mailbox is EXTERNAL_BUSY', async () => {
     const v = make(abc());
     await startAll(v, ['A']);
     const first = v.sup.askExternalOutcome('one', 'hang');
-    expect(await codeOf(v.sup.askExternalOutcome('two', 'hi'))).toBe('EXTERNAL_BUSY');
     await until(() => ofType(v, 'agentTyping').some((e) => e.active), 'A busy');
+    const queued = Array.from({ length: EXTERNAL_QUEUE_CAPACITY }, (_, i) => v.sup.askExternalOutcome(`q${i}`, `hi ${i}`));
+    expect(await codeOf(v.sup.askExternalOutcome('overflow', 'hi'))).toBe('EXTERNAL_BUSY');
+    // Nothing queued was delivered while the first is in flight.
+    expect(v.recorder.messages.filter((m) => m.from.kind === 'external').map((m) => m.content)).toEqual(['hang']);
     await v.sup.interruptAll();
     expect((await first).state).toBe('interrupted');
-    expect(await v.sup.askExternalOutcome('three', 'hi')).toEqual({ answer: 'A:hi', state: 'answered', calls: [] });
+    const answers = await Promise.all(queued);
+    expect(answers.map((a) => a.answer)).toEqual(queued.map((_, i) => `A:hi ${i}`));
+    // Delivered in arrival order, one after another.
+    expect(v.recorder.messages.filter((m) => m.from.kind === 'external').map((m) => m.content)).toEqual(['hang', ...queued.map((_, i) => `hi ${i}`)]);
+  });
+
+  it('a queued external ask keeps its own wait limit: it times out while waiting and is never delivered', async () => {
+    const v = make(abc());
+    await startAll(v, ['A']);
+    const first = v.sup.askExternalOutcome('one', 'hang');
+    await until(() => ofType(v, 'agentTyping').some((e) => e.active), 'A busy');
+    expect(await v.sup.askExternalOutcome('impatient', 'hi', { timeoutMs: 50 })).toEqual({ answer: '', state: 'timed_out', calls: [] });
+    expect(v.recorder.messages.some((m) => m.content === 'hi')).toBe(false);
+    await v.sup.interruptAll();
+    expect((await first).state).toBe('interrupted');
   });
 });
 

@@ -2,7 +2,7 @@
  * `fuseforks-cli check` end to end: the built binary (`node bin/run.js`) as a child process against a temp copy of
  * a fixture village. Builds `dist/` first (Node loads the compiled CLI, not the TypeScript).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,6 +153,32 @@ describe('fuseforks-cli check (built binary)', () => {
     expect(run.stdout).not.toContain(SENTINEL);
     expect(run.stderr).not.toContain(SENTINEL);
     expect(run.stdout.trim().split('\n').at(-1)).toBe('0 reject, 0 warn, 1 info');
+  });
+
+  it('says when another process holds the village (VILLAGE_HELD with its pid), without taking the lock', async () => {
+    const dir = village();
+    const holder = spawn(process.execPath, [join(ROOT, 'test/fixtures/processes/holdVillageLock.mjs'), join(dir, 'workspace')], { stdio: 'pipe' });
+    try {
+      const first = await new Promise<string>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+      expect(first.trim()).toBe('LOCKED');
+      const env = { FUSEFORKS_SECRET_GPT_SOL: SENTINEL, FUSEFORKS_SECRET_JEV_API_TOKEN: `${SENTINEL}-jev` };
+      const serve = cli(['check', '--for', 'serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', '--json'], env);
+      const held = (JSON.parse(serve.stdout) as { findings: Array<{ code: string; message: string }> }).findings.find((f) => f.code === 'VILLAGE_HELD');
+      expect(held?.message).toContain(`pid ${holder.pid}`);
+      expect(held?.message).toContain('serve cannot start');
+      const ask = cli(['check', '--for', 'ask', '--data-dir', dir, '--start', 'reception', '--secrets', 'env'], env);
+      expect(ask.stdout).toContain('VILLAGE_HELD');
+      expect(ask.stdout).toContain('MCP door');
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((r) => holder.once('close', r));
+    }
+    // Free again: no finding.
+    const free = cli(['check', '--for', 'serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env'], {
+      FUSEFORKS_SECRET_GPT_SOL: SENTINEL,
+      FUSEFORKS_SECRET_JEV_API_TOKEN: `${SENTINEL}-jev`,
+    });
+    expect(free.stdout).not.toContain('VILLAGE_HELD');
   });
 
   it('a secret name collision under --secrets env is 5 naming the variable and keys', () => {

@@ -26,7 +26,7 @@ export interface AskReport {
 export interface DeliveredOutcome {
   answer: string;
   state: PlanTaskState;
-  tokens: TokenTotals;
+  tokens: TokenTotals | null;
   cost: { usd: number | null };
 }
 

@@ -68,8 +68,9 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
       ...(options.env === undefined ? {} : { env: options.env }),
     },
     output,
+    ['LOCK_HELD'],
   );
-  if (!opened.ok) return finish(undeliveredReport(opened.exit), options, output);
+  if (!opened.ok) return finish(opened.error.code === 'LOCK_HELD' ? await viaDoor(opened.error, options, output, signals) : undeliveredReport(opened.exit), options, output);
   const host = opened.host;
   // Why turns failed under this request (agentFailed carries the error's code, message and fix).
   const failures: ErrorPayload[] = [];
@@ -82,6 +83,29 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
   // Past the grace some worker may still be alive and hold the event loop open.
   if (late) exitNow(code);
   return code;
+}
+
+/** The village is held by another process: through its MCP door when that is open, else exit 4 saying how to fix it. */
+async function viaDoor(held: ErrorPayload, options: AskOptions, output: CliOutput, signals: SignalWatch): Promise<AskReport> {
+  const { askThroughDoor } = await import('./askThroughDoor.js');
+  const report = await askThroughDoor(
+    {
+      dataDir: options.dataDir,
+      text: options.text,
+      client: options.client ?? DEFAULT_CLIENT,
+      signal: signals.signal,
+      ...(options.timeoutSecs === undefined ? {} : { timeoutSecs: options.timeoutSecs }),
+    },
+    output,
+  );
+  if (report !== null) return report;
+  output.note({
+    level: 'error',
+    code: held.code,
+    message: `${held.message} Its MCP door is off or not listening, so ask cannot go through it either.`,
+    fix: 'Stop the other process, or switch its door on (fuseforks-cli door enable --data-dir …, then restart serve) so ask goes through it.',
+  });
+  return undeliveredReport(EXIT.villageHeld);
 }
 
 /** Starts the start set and sends the request; the report of how it went (notes already written). */

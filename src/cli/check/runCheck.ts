@@ -39,6 +39,7 @@ export async function runCheck(options: CheckOptions, output: CliOutput): Promis
       bypassPlanReview: options.bypassPlanReview,
       runApproval: options.runApproval,
       verifySessionStore: true,
+      lookForHolder: true,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.store === undefined ? {} : { store: options.store }),
     });

@@ -2,17 +2,25 @@
  * Boots the host for `ask` / `serve` (lazy: the host, the actors and lmdb load only here, never for `--help` or
  * `check`), wires `--events jsonl`, and maps a boot failure to one CLI note and its exit code (4 held, 5 broken).
  */
-import { isFuseforksError } from '../../core/errors.js';
+import { isFuseforksError, toWire, type ErrorCode, type ErrorPayload } from '../../core/errors.js';
 import type { HostApi } from '../../host/hostApi.js';
 import type { HostOptions } from '../../host/buildHost.js';
 import { exitForBootError, type ExitCode } from '../exitCodes.js';
 import type { CliOutput } from '../output.js';
 
-/** A host, or the exit code of a boot that failed (already reported). */
-export type Opened = { ok: true; host: HostApi } | { ok: false; exit: ExitCode };
+/** A host, or the exit code and error of a boot that failed (reported unless the caller handles `handled` codes). */
+export type Opened = { ok: true; host: HostApi } | { ok: false; exit: ExitCode; error: ErrorPayload };
 
-/** `buildHost` with the CLI's stderr mode; under jsonl every CoreEvent is streamed as one line. */
-export async function openHost(dataDir: string, options: Omit<HostOptions, 'stderrMode' | 'stderrLevel'>, output: CliOutput): Promise<Opened> {
+/**
+ * `buildHost` with the CLI's stderr mode; under jsonl every CoreEvent is streamed as one line. A failure is one CLI
+ * note — except for the codes in `handled`, which the caller reports itself (ask tries the door on LOCK_HELD).
+ */
+export async function openHost(
+  dataDir: string,
+  options: Omit<HostOptions, 'stderrMode' | 'stderrLevel'>,
+  output: CliOutput,
+  handled: readonly ErrorCode[] = [],
+): Promise<Opened> {
   const [{ buildHost }, { HostPaths }] = await Promise.all([import('../../host/buildHost.js'), import('../../host/hostPaths.js')]);
   try {
     const host = await buildHost(new HostPaths(dataDir), {
@@ -24,8 +32,8 @@ export async function openHost(dataDir: string, options: Omit<HostOptions, 'stde
     return { ok: true, host };
   } catch (error) {
     if (!isFuseforksError(error)) throw error;
-    output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
-    return { ok: false, exit: exitForBootError(error.code) };
+    if (!handled.includes(error.code)) output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    return { ok: false, exit: exitForBootError(error.code), error: toWire(error) };
   }
 }
 

@@ -22,6 +22,7 @@ export const FINDING_CODES = [
   'MCP_COMMAND_NOT_FOUND',
   'SESSION_STORE_CORRUPT',
   'ENABLED_TOOL_UNKNOWN',
+  'VILLAGE_HELD',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

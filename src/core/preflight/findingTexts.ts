@@ -37,6 +37,8 @@ export interface FindingTexts {
   jevTokenMissing(hint: SecretHint, reasons: { judges: AgentRef[]; compression: boolean }): FindingText;
   mcpCommandNotFound(server: string, agentId: string | null, command: string): FindingText;
   sessionStoreCorrupt(file: string, reason: string): FindingText;
+  /** `pid` = the holder, null when the system does not show it; `mode` = the command being checked. */
+  villageHeld(pid: number | null, mode: 'ask' | 'serve'): FindingText;
   /** `unknown` = names in the agent's enabledTools this build does not have; `known` = the names it does. */
   enabledToolUnknown(agent: AgentRef, unknown: string[], known: readonly string[]): FindingText;
 }
@@ -109,6 +111,10 @@ const JA: FindingTexts = {
   sessionStoreCorrupt: (file, reason) => ({
     message: `会話の保存先 ${file} が壊れています（${reason}）。このまま動かすと会話は保存されません。ファイルはそのまま残します。`,
     fix: `この村を使っているプロセスをすべて止め、${file}（と隣の sessions.mdb-lock）を別の場所へ移してから起動し直してください。新しい保存先が作られます。古い会話を取り出したい場合は移したファイルを残してください。`,
+  }),
+  villageHeld: (pid, mode) => ({
+    message: `この村はいま別のプロセス${pid === null ? '' : `（pid ${pid}）`}が開いています。${mode === 'serve' ? 'serve はこのままでは起動できません（終了コード 4）。' : 'ask はそのプロセスの MCP ドアが開いていればドア経由で届き、閉じていれば終了コード 4 で終わります。'}`,
+    fix: mode === 'serve' ? 'そのプロセス（serve か GUI）を止めてから起動してください。' : 'ドア経由で届けるには、そのプロセスを止めて fuseforks-cli door enable でドアを開け、serve を起動し直してください。',
   }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `${ja(a)} の enabledTools にこのビルドにないツール ${unknown.join('、')} があります。そのツールは使えません（ほかのツールはそのまま使えます）。`,
@@ -195,6 +201,10 @@ const EN: FindingTexts = {
   sessionStoreCorrupt: (file, reason) => ({
     message: `The session store ${file} is damaged (${reason}). A run would go on WITHOUT saving conversations; the file is left exactly as it is.`,
     fix: `Stop every process using this village, move ${file} (and sessions.mdb-lock beside it) aside, and start again: a fresh store is created. Keep the moved file if you want to recover old conversations.`,
+  }),
+  villageHeld: (pid, mode) => ({
+    message: `This village is open in another process${pid === null ? '' : ` (pid ${pid})`}. ${mode === 'serve' ? 'serve cannot start while it is (exit 4).' : 'ask goes through that process\'s MCP door when the door is open, and exits 4 when it is not.'}`,
+    fix: mode === 'serve' ? 'Stop that process (a serve or the GUI) first.' : 'To ask through it, stop that process, switch its door on (fuseforks-cli door enable), and start serve again.',
   }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `The enabledTools of ${en(a)} name ${unknown.join(', ')}, which this build does not have; ${unknown.length === 1 ? 'that tool is' : 'those tools are'} missing (the others work).`,

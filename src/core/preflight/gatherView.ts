@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FuseforksError } from '../errors.js';
+import { lockHolder } from '../lockHolder.js';
 import { ProbeApprovals } from '../schedules/probeApprovals.js';
 import { parseScheduleFile } from '../schedules/scheduleFile.js';
 import type { ScheduledTask } from '../schedules/types.js';
@@ -44,6 +45,8 @@ export interface GatherOptions {
    * which runs the same walk once before lmdb opens the file.
    */
   verifySessionStore?: boolean;
+  /** `check`: say whether another process holds the village now (read from the OS, never by taking the lock). */
+  lookForHolder?: boolean;
 }
 
 /** Inputs ready for `headlessPreflight`, plus notes about files that exist but could not be used. */
@@ -134,6 +137,10 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
   if (options.verifySessionStore === true) {
     const damaged = damagedStore(join(paths.workspace, SESSION_STORE_FILE));
     if (damaged !== null) view.damagedSessionStore = damaged;
+  }
+  if (options.lookForHolder === true) {
+    const holder = lockHolder(paths.lock);
+    if (holder?.held === true) view.villageHeld = { pid: holder.pid };
   }
   return { ok: true, paths, world, schedules, view, problems };
 }

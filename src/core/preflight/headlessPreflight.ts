@@ -52,6 +52,8 @@ export interface PreflightView {
   commandExists(command: string): boolean;
   /** `check` only: the session store failed its structural check (file and why); absent = fine or not looked at. */
   damagedSessionStore?: { file: string; reason: string };
+  /** `check` only: another process holds the village lock now (its pid when the system shows it). */
+  villageHeld?: { pid: number | null };
 }
 
 /** Runs the SPEC §6.1 table over the village files and the view. */
@@ -156,6 +158,9 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
     const unknown = unknownEnabledTools(a.enabledTools);
     if (unknown.length > 0) push('warn', 'ENABLED_TOOL_UNKNOWN', t.enabledToolUnknown(ref(a.id), unknown, KNOWN_TOOL_NAMES));
   }
+
+  // 12. another process holds the village right now: serve would exit 4; ask goes through its door or exits 4.
+  if (view.villageHeld !== undefined) push('warn', 'VILLAGE_HELD', t.villageHeld(view.villageHeld.pid, view.mode));
 
   return sortFindings(out);
 }

@@ -16,11 +16,26 @@ import { checkDoorRequest, DOOR_MAX_BODY_BYTES } from './doorGuard.js';
 export const DOOR_TOOL_NAME = 'ask_fuseforks';
 /** Server info name shown to MCP clients. */
 export const DOOR_SERVER_NAME = 'Fuseforks';
-/** Live MCP sessions kept at most; the oldest is closed beyond this (a client that never says goodbye). */
-export const DOOR_MAX_SESSIONS = 16;
+/**
+ * Live MCP sessions kept at most; the oldest is closed beyond this (a client that never says goodbye). Well above
+ * the external mailbox (1 served + 16 waiting), so a burst of callers never evicts one whose request still waits.
+ */
+export const DOOR_MAX_SESSIONS = 64;
 
 /** What the door needs from the host: deliver to the reception and wait (the supervisor's external ask). */
-export type AskExternal = (client: string, message: string, signal: AbortSignal) => Promise<{ answer: string; state: PlanTaskState }>;
+export type AskExternal = (
+  client: string,
+  message: string,
+  signal: AbortSignal,
+) => Promise<{ answer: string; state: PlanTaskState; tokens?: unknown; cost?: { usd: number | null } }>;
+
+/**
+ * `_meta` key of a tool result carrying how the request ended ({state, tokens, cost}) or, for a refusal, the error
+ * ({code, message, fix}): `fuseforks-cli ask` going through a serve's door maps it to the same exit code as a direct
+ * ask. Other MCP clients see the text as before.
+ */
+export const DOOR_OUTCOME_META = 'fuseforks/outcome';
+export const DOOR_ERROR_META = 'fuseforks/error';
 
 /** Options of openDoor. `token` is required: a door without one never opens. */
 export interface OpenDoorOptions {
@@ -71,13 +86,15 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       async ({ message }, extra) => {
         const client = server.server.getClientVersion()?.name ?? 'external';
         try {
-          const { answer } = await options.askExternal(client, message, extra.signal);
-          return { content: [{ type: 'text' as const, text: answer }] };
+          const outcome = await options.askExternal(client, message, extra.signal);
+          const meta = { state: outcome.state, tokens: outcome.tokens ?? null, cost: outcome.cost?.usd ?? null };
+          return { content: [{ type: 'text' as const, text: outcome.answer }], _meta: { [DOOR_OUTCOME_META]: meta } };
         } catch (error) {
           // Pre-delivery refusals (busy, reception unset / missing / stopped) reach the client as a tool error.
           if (!isFuseforksError(error)) onError(error);
           const text = isFuseforksError(error) ? `[${error.code}] ${error.message}${error.fix ? ` (${error.fix})` : ''}` : 'the village could not take the request';
-          return { content: [{ type: 'text' as const, text }], isError: true };
+          const meta = isFuseforksError(error) ? { code: error.code, message: error.message, fix: error.fix ?? null } : { code: 'BUG', message: text, fix: null };
+          return { content: [{ type: 'text' as const, text }], isError: true, _meta: { [DOOR_ERROR_META]: meta } };
         }
       },
     );

@@ -69,6 +69,7 @@ const rows: Row[] = [
   { code: 'MCP_COMMAND_NOT_FOUND', level: 'warn', v: { mcpServers: [{ name: 'files', agentId: null, transport: 'stdio', command: 'no-such-mcp', enabled: true }], commandExists: () => false }, names: 'no-such-mcp' },
   { code: 'SESSION_STORE_CORRUPT', level: 'warn', v: { damagedSessionStore: { file: '/v/workspace/sessions.mdb', reason: 'page 7 reached twice' } }, names: 'sessions.mdb' },
   { code: 'ENABLED_TOOL_UNKNOWN', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['grep', 'sd', 'yq', 'rag', 'graph'] })] }, names: 'graph' },
+  { code: 'VILLAGE_HELD', level: 'warn', v: { villageHeld: { pid: 4242 } }, names: '4242' },
 ];
 
 describe('headlessPreflight: one row per code', () => {

@@ -1,6 +1,7 @@
 /**
  * The door in front of the real Supervisor (scripted fixture worker from test/actors, compiled worker loop
- * from dist/): the one-at-a-time gate is the supervisor's own, reached through the SDK's real client.
+ * from dist/): the external mailbox is the supervisor's own (arrival order, 16 waiting at most, one served at a
+ * time), reached through the SDK's real client.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -37,7 +38,7 @@ describe('door + real Supervisor', () => {
     await v?.close();
   });
 
-  it('answers through the reception; a concurrent ask gets EXTERNAL_BUSY; an interrupted ask is text, not an error', async () => {
+  it('answers through the reception; a concurrent ask waits its turn; an interrupted ask is text, not an error', async () => {
     const first = await sdkClient(door.port, 'first-client');
     const second = await sdkClient(door.port, 'second-client');
     clients.push(first, second);
@@ -45,18 +46,46 @@ describe('door + real Supervisor', () => {
     const hello = await first.callTool({ name: 'ask_fuseforks', arguments: { message: 'hello' } });
     expect(hello.isError).toBeFalsy();
     expect(textOf(hello)).toBe('A:hello');
+    expect(hello._meta).toMatchObject({ 'fuseforks/outcome': { state: 'answered' } });
     expect(v.diag.notes.some((n) => n.kind === 'reply' && n.fields.to === 'external:first-client')).toBe(true);
 
+    v.events.length = 0; // the typing events of 'hello' must not count as the hang's
     const hanging = first.callTool({ name: 'ask_fuseforks', arguments: { message: 'hang' } });
     await until(() => v.events.some((e) => e.type === 'agentTyping' && e.active), 'the reception is in a turn');
-    const busy = await second.callTool({ name: 'ask_fuseforks', arguments: { message: 'me too' } });
-    expect(busy.isError).toBe(true);
-    expect(textOf(busy)).toContain('EXTERNAL_BUSY');
+    const waiting = second.callTool({ name: 'ask_fuseforks', arguments: { message: 'me too' } });
 
     await v.sup.interruptAll();
     const cut = await hanging;
     expect(cut.isError).toBeFalsy();
+    expect(cut._meta).toMatchObject({ 'fuseforks/outcome': { state: 'interrupted' } });
+    const served = await waiting;
+    expect(served.isError).toBeFalsy();
+    expect(textOf(served)).toBe('A:me too');
   });
+
+  it('50 concurrent door calls: 1 served and 16 queued are all answered in turn, only the 33 beyond the mailbox get EXTERNAL_BUSY', async () => {
+    const many = await Promise.all(Array.from({ length: 50 }, (_, i) => sdkClient(door.port, `c${i}`)));
+    clients.push(...many);
+    const settled: Array<{ isError: boolean; text: string }> = [];
+    const calls = many.map((c) =>
+      c.callTool({ name: 'ask_fuseforks', arguments: { message: 'hang' } }, undefined, { timeout: 120_000 }).then((r) => {
+        settled.push({ isError: r.isError === true, text: textOf(r) });
+      }),
+    );
+    await until(() => settled.length === 33, 'the calls beyond the mailbox are refused at once', 30_000);
+    expect(settled.every((r) => r.isError && r.text.includes('EXTERNAL_BUSY'))).toBe(true);
+    // Each served request hangs until interrupted; then the next one in the mailbox is delivered.
+    while (settled.length < 50) {
+      const before = settled.length;
+      await until(() => v.events.some((e) => e.type === 'agentTyping' && e.active && e.agentId === 'A'), 'A in a turn', 30_000);
+      v.events.length = 0;
+      await v.sup.interruptAll();
+      await until(() => settled.length > before, 'that request answered', 30_000);
+    }
+    await Promise.all(calls);
+    expect(settled.filter((r) => r.isError)).toHaveLength(33);
+    expect(settled.filter((r) => !r.isError)).toHaveLength(17);
+  }, 120_000);
 
   it('a stopped reception is a tool error carrying NOT_RUNNING', async () => {
     await v.sup.stopAgent('A');

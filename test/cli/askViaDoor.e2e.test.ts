@@ -1,0 +1,74 @@
+/**
+ * `ask` while `serve` holds the village (built binaries, loopback stub LLM): with serve's MCP door open the ask
+ * goes through it — the same answer and the same exit code as a direct ask, and a stderr note saying so; with the
+ * door off it exits 4 and says how to fix that.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply } from '../support/stubLlm.js';
+import { makeVillage, runCli, startCli, useCliSuite, type CliChild } from './support/cliProcess.js';
+
+const { temps, stub } = useCliSuite();
+const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
+const TOKEN = '0123456789abcdef0123456789abcdef';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+let serve: CliChild | null = null;
+afterEach(async () => {
+  if (serve !== null) {
+    serve.child.kill('SIGINT');
+    await serve.done;
+    serve = null;
+  }
+});
+
+async function startServe(dir: string): Promise<void> {
+  serve = startCli(['serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env'], KEY);
+  await serve.stderrLine((line) => line.includes('[SERVING]'));
+}
+
+const ask = (dir: string, extra: string[] = []) => runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', ...extra, 'What is the answer?'], KEY);
+
+describe('ask while serve holds the village', () => {
+  it('through serve\'s open door: the same answer and exit code as a direct ask, with a stderr note; a --timeout through the door is 7, as direct', { timeout: 120_000 }, async () => {
+    stub().respond(() => reply.text('The answer is 42.'));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
+    writeFileSync(join(dir, 'mcp_server.json'), JSON.stringify({ enabled: true, port: await freePort(), token: TOKEN }));
+    const direct = await ask(dir);
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(direct.stdout).toBe('The answer is 42.\n');
+
+    await startServe(dir);
+    const viaDoor = await ask(dir);
+    expect(viaDoor.code, viaDoor.stderr).toBe(direct.code);
+    expect(viaDoor.stdout).toBe(direct.stdout);
+    expect(viaDoor.stderr).toContain('[VIA_DOOR]');
+    const json = await ask(dir, ['--json', '--quiet']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ answer: 'The answer is 42.', outcome: 'answered', exitCode: 0 });
+    expect(json.stderr).toBe('');
+
+    stub().respond(() => reply.text('too late', { delayMs: 5_000 }));
+    const late = await ask(dir, ['--timeout', '1']);
+    expect(late.code, late.stderr).toBe(7);
+    expect(late.stdout).toBe('');
+  });
+
+  it('with serve\'s door off: exit 4, and the fix says to switch the door on', { timeout: 60_000 }, async () => {
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
+    await startServe(dir);
+    const held = await ask(dir);
+    expect(held.code).toBe(4);
+    expect(held.stdout).toBe('');
+    expect(held.stderr).toContain('[LOCK_HELD]');
+    expect(held.stderr).toContain('door enable');
+  });
+});
