@@ -4,10 +4,9 @@
  * an answer stdout stays empty and the notice plus the failing turn's code and reason go to stderr (a reason is
  * not a body: the sentinel key never shows); `--events jsonl` ends with one `outcome` line.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
+import { freePort, makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const SENTINEL = 'sk-SENTINEL-7f3a9c2e51d04b88';
@@ -30,15 +29,6 @@ function parseReport(stdout: string): Report {
   expect(lines).toHaveLength(2);
   expect(lines[1]).toBe('');
   return JSON.parse(lines[0]!) as Report;
-}
-
-/** A loopback port nothing listens on (bound, then closed): connecting is refused. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** A stub that calls a tool every round (different arguments, so the repeat guard never cuts), after `delayMs`. */
@@ -73,7 +63,7 @@ describe('ask --json, --quiet, --timeout and the outcome line (built binary)', (
   });
 
   it('6 no answer (a dead port): stdout empty, stderr names LLM_HTTP and ECONNREFUSED; --json says no_answer; the key never shows', async () => {
-    const dir = makeVillage(temps, { baseUrl: `http://127.0.0.1:${await deadPort()}/v1` });
+    const dir = makeVillage(temps, { baseUrl: `http://127.0.0.1:${await freePort()}/v1` });
     const human = await runCli(askArgs(dir), KEY);
     expect(human.code).toBe(6);
     expect(human.stdout).toBe('');

@@ -4,23 +4,14 @@
  * door off it exits 4 and says how to fix that.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { makeVillage, runCli, startCli, useCliSuite, type CliChild } from './support/cliProcess.js';
+import { freePort, makeVillage, runCli, startCli, useCliSuite, type CliChild } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
 const TOKEN = '0123456789abcdef0123456789abcdef';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 let serve: CliChild | null = null;
 afterEach(async () => {

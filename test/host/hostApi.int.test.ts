@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from '../cli/support/cliProcess.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src/core/secrets/secretStore.js';
 import { buildHost } from '../../src/host/buildHost.js';
@@ -35,15 +36,6 @@ async function boot(openDoor: boolean, port = 0): Promise<HostApi> {
     appVersion: 'test', secrets: 'env', secretStore: new MemorySecretStore(), runSchedules: false, openDoor, env: {}, closeGraceMs: 5_000,
   });
   return host;
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 describe('HostApi', () => {

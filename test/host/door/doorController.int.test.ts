@@ -5,9 +5,10 @@
  * only writes the file.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { request, createServer } from 'node:http';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../cli/support/cliProcess.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isFuseforksError } from '../../../src/core/errors.js';
 import { DoorController } from '../../../src/host/door/doorController.js';
@@ -18,15 +19,6 @@ const INIT = JSON.stringify({
   jsonrpc: '2.0', id: 1, method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
-
-/** A port that was free a moment ago (listen on 0, close). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** An MCP initialize with `token`: the HTTP status, or 'refused' when nothing listens. */
 function initialize(port: number, token: string): Promise<number | 'refused'> {
