@@ -12,13 +12,15 @@ export const RUN_APPROVAL_MODES = ['required', 'auto-approve', 'no-approval'] as
 /** Values of `check --for`. */
 export const CHECK_TARGETS = ['ask', 'serve'] as const;
 
-/** `--data-dir`: required, never defaulted (never touch the GUI's village by accident). */
+/** `--data-dir` / `-d` (or FUSEFORKS_DATA_DIR): required, never defaulted (never touch the GUI's village by accident). */
 export const dataDirFlag = Flags.string({
+  char: 'd',
+  env: 'FUSEFORKS_DATA_DIR',
   required: true,
   helpValue: '<dir>',
   description:
     'Folder holding the village: <dir>/workspace is the village, files beside it are this machine\'s shelf. ' +
-    'Required, with no default, so a command never opens the GUI\'s village by accident.',
+    'Required (or FUSEFORKS_DATA_DIR), with no default, so a command never opens the GUI\'s village by accident.',
 });
 
 /** `--start`: required; which agents start. */

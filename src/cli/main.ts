@@ -25,11 +25,14 @@ const PARSE_EXIT_CODES = {
   violatedFlagConstraint: 2,
 };
 
-/** The `oclif` block of package.json, also handed to oclif directly so the CLI never depends on it being there. */
+/** The `oclif` block of package.json (keep the two equal), also handed to oclif directly so the CLI never depends on it being there. */
 export const OCLIF_CONFIG = {
   bin: 'fuseforks-cli',
   dirname: 'fuseforks',
   commands: { strategy: 'explicit', target: './dist/cli/commandMap.js', identifier: 'COMMANDS' },
+  // `help <command>`, "did you mean …?" for a mistyped command, and shell completion (`autocomplete`).
+  plugins: ['@oclif/plugin-help', '@oclif/plugin-not-found', '@oclif/plugin-autocomplete'],
+  topicSeparator: ' ',
   exitCodes: PARSE_EXIT_CODES,
 } as const;
 
@@ -39,7 +42,9 @@ export async function main(argv: readonly string[], streams?: OutputStreams): Pr
   try {
     const { run } = await import('@oclif/core');
     const version = readBuildVersion();
-    const pjson = { name: 'fuseforks-cli', version, type: 'module', oclif: OCLIF_CONFIG };
+    // oclif loads only the plugins that are also dependencies of the root package.
+    const dependencies = Object.fromEntries(OCLIF_CONFIG.plugins.map((name) => [name, '*']));
+    const pjson = { name: 'fuseforks-cli', version, type: 'module', dependencies, oclif: OCLIF_CONFIG };
     // oclif's PJSON type is wider than this literal; the cast is the only seam to it.
     await run([...argv], { root: PACKAGE_ROOT, version, pjson: pjson as never });
   } catch (error) {
@@ -72,11 +77,17 @@ export function reportEscaped(error: unknown, output: CliOutput): ExitCode | num
   return EXIT.coreError;
 }
 
-/** The reason lines of an oclif message, on one line, without its preamble and its "--help" hint. */
+/**
+ * The reason of an oclif message as one clean sentence, without its preamble and its "--help" hint: a line ending
+ * in ":" runs on into the next ("Missing 1 required arg: text (The request text…)"), other lines join with "; ".
+ */
 export function oclifReason(message: string): string {
   const lines = message
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help with'));
-  return lines.length > 0 ? lines.join('; ') : 'invalid arguments';
+    .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help with'))
+    // An argument listed with its description ("text  The request text") reads as "text (The request text)".
+    .map((line) => line.replace(/^(\S+)\s{2,}(.+)$/, '$1 ($2)'));
+  if (lines.length === 0) return 'invalid arguments';
+  return lines.reduce((text, line) => (text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`));
 }

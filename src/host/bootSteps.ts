@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError } from '../core/errors.js';
 import { readJevView } from '../core/preflight/configReaders.js';
+import { villageMissing } from '../core/preflight/gatherView.js';
 import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import { ScheduleStore } from '../core/schedules/scheduleStore.js';
 import { KEYRING_SERVICE, KeyringSecretStore, LEGACY_KEYRING_SERVICE } from '../core/secrets/keyringSecretStore.js';
@@ -40,14 +41,6 @@ export function lockVillage(paths: VillagePaths): VillageLock {
   return acquireVillageLock(paths.workspace);
 }
 
-/** The error for a data dir without world.json (exit 5): headless never creates a village. */
-export function villageMissingError(paths: VillagePaths): FuseforksError {
-  return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
-    fix: 'Check --data-dir (the folder that contains workspace/), or create a village there first (fuseforks-cli init --data-dir …).',
-    details: { file: paths.world },
-  });
-}
-
 /**
  * Bootstrap of world.json: missing → VILLAGE_MISSING unless `createIfMissing` (GUI); unparseable → its CONFIG_PARSE
  * error (file and position; the file is never rewritten); then the original's promotion of `unset` templates
@@ -62,7 +55,7 @@ export async function bootstrapWorldFile(
 ): Promise<WorldDocument> {
   const locale = { locale: systemLocale(env) };
   const load = createIfMissing ? (await bootstrapWorld(paths, locale)).load : await loadWorld(paths, locale);
-  if (load.kind === 'missing') throw villageMissingError(paths);
+  if (load.kind === 'missing') throw villageMissing(paths);
   if (load.kind === 'unreadable') throw load.error;
   if (load.doc.notes.length > 0) diag.note('world', { normalized: load.doc.notes.length });
   let doc = await saveWorldIfNormalized(load.doc);

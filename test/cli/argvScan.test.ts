@@ -22,5 +22,8 @@ describe('oclifReason', () => {
     expect(oclifReason('The following error occurred:\n  Missing required flag data-dir\nSee more help with --help')).toBe('Missing required flag data-dir');
     expect(oclifReason('Nonexistent flag: --x\nSee more help with --help')).toBe('Nonexistent flag: --x');
     expect(oclifReason('')).toBe('invalid arguments');
+    expect(oclifReason('Missing 1 required arg:\ntext  The request text, or - to read it from stdin.\nSee more help with --help')).toBe(
+      'Missing 1 required arg: text (The request text, or - to read it from stdin.)',
+    );
   });
 });

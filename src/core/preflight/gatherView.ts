@@ -173,12 +173,12 @@ function damagedStore(file: string): { file: string; reason: string } | null {
   }
 }
 
-/** VILLAGE_MISSING for a data dir without world.json (headless never creates a village). */
+/** VILLAGE_MISSING for a data dir without world.json (exit 5): the one factory of this code. */
 export function villageMissing(paths: VillagePaths): FuseforksError {
   return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
     fix:
-      'Check --data-dir (it is the folder that contains workspace/). Create or copy the village first, for example ' +
-      'by opening the data dir in the GUI; fuseforks-cli never creates a village on its own.',
+      'Check --data-dir (the folder that contains workspace/), or create a village there first: ' +
+      `fuseforks-cli init --data-dir ${paths.dataDir} (the example village), or open the data dir in the GUI.`,
     details: { file: paths.world },
   });
 }

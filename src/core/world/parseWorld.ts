@@ -63,7 +63,7 @@ function schemaError(error: z.ZodError, raw: RawObject, file: string): Fuseforks
     'CONFIG_PARSE',
     `${file}: schema error at ${listed.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
     {
-      fix: `Correct ${path} in ${file} (see SPEC §3.1 for the keys and types); the file is read as an empty village and never overwritten until it is valid.`,
+      fix: `Correct ${path} in ${file} (docs/village-format.md lists every key, its type and its default); the file is read as an empty village and never overwritten until it is valid.`,
       details: { file, path, issues: error.issues.length },
     },
   );
