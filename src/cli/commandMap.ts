@@ -6,6 +6,7 @@
 import Ask from './commands/ask.js';
 import Bake from './commands/bake.js';
 import Check from './commands/check.js';
+import { DoorDisable, DoorEnable, DoorStatus, DoorToken } from './commands/door.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
 import Seed from './commands/seed.js';
@@ -14,6 +15,10 @@ import Status from './commands/status.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
+  'door:status': DoorStatus,
+  'door:enable': DoorEnable,
+  'door:disable': DoorDisable,
+  'door:token': DoorToken,
   ask: Ask,
   bake: Bake,
   check: Check,

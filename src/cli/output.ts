@@ -102,6 +102,11 @@ export class CliOutput {
     this.streams.stderr(`${this.mode === 'jsonl' ? cliLine(note) : humanNote(note)}\n`);
   }
 
+  /** The same output, writing nothing below `level` (never lower than this one's own threshold). */
+  atLeast(level: NoteLevel): CliOutput {
+    return this.shows(level) ? new CliOutput(this.mode, this.streams, level) : this;
+  }
+
   /** True when a note at `level` is written. */
   shows(level: NoteLevel): boolean {
     return NOTE_LEVELS.indexOf(level) >= NOTE_LEVELS.indexOf(this.minLevel);
