@@ -2,13 +2,14 @@
  * `fuseforks-cli check` end to end: the built binary (`node bin/run.js`) as a child process against a temp copy of
  * a fixture village. Builds `dist/` first (Node loads the compiled CLI, not the TypeScript).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdVillage } from './support/cliProcess.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/cli/village-basic');
@@ -157,10 +158,8 @@ describe('fuseforks-cli check (built binary)', () => {
 
   it('says when another process holds the village (VILLAGE_HELD with its pid), without taking the lock', async () => {
     const dir = village();
-    const holder = spawn(process.execPath, [join(ROOT, 'test/fixtures/processes/holdVillageLock.mjs'), join(dir, 'workspace')], { stdio: 'pipe' });
+    const holder = await holdVillage(dir);
     try {
-      const first = await new Promise<string>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(d.toString())));
-      expect(first.trim()).toBe('LOCKED');
       const env = { FUSEFORKS_SECRET_GPT_SOL: SENTINEL, FUSEFORKS_SECRET_JEV_API_TOKEN: `${SENTINEL}-jev` };
       const serve = cli(['check', '--for', 'serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', '--json'], env);
       const held = (JSON.parse(serve.stdout) as { findings: Array<{ code: string; message: string }> }).findings.find((f) => f.code === 'VILLAGE_HELD');
@@ -170,8 +169,7 @@ describe('fuseforks-cli check (built binary)', () => {
       expect(ask.stdout).toContain('VILLAGE_HELD');
       expect(ask.stdout).toContain('MCP door');
     } finally {
-      holder.kill('SIGKILL');
-      await new Promise((r) => holder.once('close', r));
+      await holder.release();
     }
     // Free again: no finding.
     const free = cli(['check', '--for', 'serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env'], {

@@ -3,14 +3,13 @@
  * (byte for byte), refuses politely while another process holds the village (file untouched), and answers
  * `status` from the shelf file while held.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src/core/secrets/secretStore.js';
 import { buildHost } from '../../src/host/buildHost.js';
 import { HostPaths } from '../../src/host/hostPaths.js';
-import { exampleVillage, ROOT, runCli, useCliSuite } from './support/cliProcess.js';
+import { exampleVillage, holdVillage, runCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps } = useCliSuite();
 const SEED = `${JSON.stringify({ port: 39641, token: 'ab'.repeat(16), note: 'kept by hand' }, null, 2)}\n`;
@@ -59,10 +58,8 @@ describe('door command (built binary)', () => {
 
   it('refuses to change a village another process holds (exit 4, file untouched); status still answers', async () => {
     const dir = seeded();
-    const holder = spawn(process.execPath, [join(ROOT, 'test/fixtures/processes/holdVillageLock.mjs'), join(dir, 'workspace')], { stdio: 'pipe' });
+    const holder = await holdVillage(dir);
     try {
-      const first = await new Promise<string>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(d.toString())));
-      expect(first.trim()).toBe('LOCKED');
       const refused = await runCli(['door', 'enable', '-d', dir]);
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain('error [LOCK_HELD] door enable changes this village');
@@ -73,8 +70,7 @@ describe('door command (built binary)', () => {
       expect(status.stdout).toContain('door: off');
       expect(status.stdout).toContain('open in another process');
     } finally {
-      holder.kill('SIGKILL');
-      await new Promise((r) => holder.once('close', r));
+      await holder.release();
     }
   });
 });

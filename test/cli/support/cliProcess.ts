@@ -218,3 +218,17 @@ export async function freePort(): Promise<number> {
   if (typeof address !== 'object' || address === null) throw new Error('no port');
   return address.port;
 }
+
+/** Another process holding the village lock of `dataDir` (as a serve or the GUI would); `release()` kills it. */
+export async function holdVillage(dataDir: string): Promise<{ pid: number; release(): Promise<void> }> {
+  const holder = spawn(process.execPath, [join(ROOT, 'test/fixtures/processes/holdVillageLock.mjs'), join(dataDir, 'workspace')], { stdio: 'pipe' });
+  const first = await new Promise<string>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  if (first.trim() !== 'LOCKED') throw new Error(`the lock holder said ${first.trim()}`);
+  return {
+    pid: holder.pid as number,
+    release: async () => {
+      holder.kill('SIGKILL');
+      if (holder.exitCode === null && holder.signalCode === null) await new Promise((r) => holder.once('close', r));
+    },
+  };
+}
