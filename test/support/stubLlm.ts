@@ -19,6 +19,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { answerOf, errorBody, successBody } from './stubLlmBodies.js';
 import { streamFrames, type Frame } from './stubLlmStream.js';
 import { describeRequest, guessPromptTokens, reply, type StubRequest, type StubStep, type StubWire } from './stubLlmWire.js';
@@ -264,4 +265,25 @@ export async function startStubLlm(): Promise<StubLlm> {
     },
   };
   return api;
+}
+
+/**
+ * One stub for a whole test file: started before all tests, reset before each, closed after all. The returned
+ * object forwards to that stub, so a file reads `stub.enqueue(…)` without its own three hooks.
+ */
+export function useSharedStubLlm(): StubLlm {
+  let current: StubLlm | null = null;
+  beforeAll(async () => {
+    current = await startStubLlm();
+  });
+  beforeEach(() => current?.reset());
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as StubLlm, {
+    get: (_target, key) => {
+      if (current === null) throw new Error('the shared stub LLM is used outside a test');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
 }

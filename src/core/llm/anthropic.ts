@@ -7,7 +7,7 @@ import type { StreamDelta, Usage } from './canonical.js';
 import { anthropicErrorStatus, anthropicUsage, decodeAnthropicResponse, encodeAnthropicRequest } from './anthropicWire.js';
 import { parseError, streamCutError, streamErrorEvent } from './llmError.js';
 import type { StreamAssembler, WireAdapter } from './wireAdapter.js';
-import { recordOr, stringOr, tryJson } from './wireJson.js';
+import { recordOr, stringOr, tryJson, typedEvent } from './wireJson.js';
 
 /** The API version header value this wire speaks. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -31,8 +31,7 @@ export function anthropicAssembler(maxTokens: number): StreamAssembler {
   let done = false;
   return {
     push(event) {
-      const data = recordOr(tryJson(event.data));
-      const type = stringOr(data.type) || stringOr(event.event);
+      const { data, type } = typedEvent(event);
       const out: StreamDelta[] = [];
       switch (type) {
         case 'message_start':

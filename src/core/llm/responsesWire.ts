@@ -10,7 +10,7 @@ import { emptyResponseError, parseError, streamCutError, streamErrorEvent } from
 import { settle } from './settle.js';
 import { tokenCount } from './usage.js';
 import type { StreamAssembler } from './wireAdapter.js';
-import { arrayOr, asRecord, recordOr, stringOr, tryJson } from './wireJson.js';
+import { arrayOr, asRecord, recordOr, stringOr, tryJson, typedEvent } from './wireJson.js';
 
 /** Builds the input part of one attachment, or null when this dialect has no part for its kind. */
 export type AttachmentPart = (a: PromptAttachment) => Record<string, unknown> | null;
@@ -151,8 +151,7 @@ export function responsesAssembler(reading: ResponsesReading, maxTokens: number)
   let text = '';
   return {
     push(event) {
-      const data = recordOr(tryJson(event.data));
-      const type = stringOr(data.type) || stringOr(event.event);
+      const { data, type } = typedEvent(event);
       const out: StreamDelta[] = [];
       switch (type) {
         case 'response.output_text.delta': {

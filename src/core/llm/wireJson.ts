@@ -31,3 +31,9 @@ export function tryJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** A server-sent event's JSON body and its type (the `type` field, else the `event:` name). */
+export function typedEvent(event: { event?: string | undefined; data: string }): { data: Record<string, unknown>; type: string } {
+  const data = recordOr(tryJson(event.data));
+  return { data, type: stringOr(data.type) || stringOr(event.event) };
+}

@@ -2,23 +2,16 @@
  * Attachments per wire, as the `carries` table says: what a wire can carry goes out in that wire's own part
  * shape (image before the text), what it cannot is refused with ATTACHMENT_NOT_CARRIED before any request.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AttachmentKind, AttachmentMediaType } from '../../../src/core/llm/canonical.js';
 import { createBackend } from '../../../src/core/llm/factory.js';
 import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
 import type { Provider } from '../../../src/core/world/types.js';
-import { reply, startStubLlm, type StubLlm } from '../../support/stubLlm.js';
+import { reply, useSharedStubLlm } from '../../support/stubLlm.js';
 import { sample } from '../../support/attachmentSamples.js';
 import { request, template } from './fixtures.js';
 
-let stub: StubLlm;
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-beforeEach(() => stub.reset());
+const stub = useSharedStubLlm();
 
 const KIND_SAMPLE: Record<AttachmentKind, AttachmentMediaType> = { image: 'image/png', audio: 'audio/wav', video: 'video/mp4', pdf: 'application/pdf' };
 

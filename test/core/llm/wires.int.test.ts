@@ -4,22 +4,15 @@
  * tool round trip, retries on 429/5xx, a stop on 400/401, truncation, the safety block, and — streamed — the
  * pieces as they arrive, an in-stream error event, and an interrupt that closes the connection at once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, StreamDelta, Usage } from '../../../src/core/llm/canonical.js';
 import { createBackend } from '../../../src/core/llm/factory.js';
 import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
 import type { Provider } from '../../../src/core/world/types.js';
-import { reply, startStubLlm, type StubLlm, type StubWire } from '../../support/stubLlm.js';
+import { reply, useSharedStubLlm, type StubWire } from '../../support/stubLlm.js';
 import { GREP_TOOL, request, template } from './fixtures.js';
 
-let stub: StubLlm;
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-beforeEach(() => stub.reset());
+const stub = useSharedStubLlm();
 
 const KEY = 'sk-wire-test-key';
 

@@ -2,22 +2,15 @@
  * The turn engine against the REAL OpenAI-compatible and Anthropic backends, talking HTTP to the shared
  * loopback stub LLM on 127.0.0.1 (no mocks of the engine or the backends).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BudgetPool } from '../../../src/core/budget/budgetPool.js';
 import { createBackendStrict } from '../../../src/core/llm/factory.js';
 import { MemorySecretStore } from '../../../src/core/secrets/secretStore.js';
 import type { Provider } from '../../../src/core/world/types.js';
-import { reply, startStubLlm, type StubLlm } from '../../support/stubLlm.js';
+import { reply, useSharedStubLlm } from '../../support/stubLlm.js';
 import { agentSpec, modelTemplate, simpleToolBox, TurnHarness } from '../../support/turnHarness.js';
 
-let stub: StubLlm;
-beforeAll(async () => {
-  stub = await startStubLlm();
-});
-afterAll(async () => {
-  await stub.close();
-});
-beforeEach(() => stub.reset());
+const stub = useSharedStubLlm();
 
 function harness(provider: Provider, maxRetries = 1): { h: TurnHarness; retries: number[] } {
   const retries: number[] = [];
