@@ -46,6 +46,30 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Waits for Alice's reply bubble containing `text`; on a timeout the error carries what the stub saw and the turn
+ * lines of the village log, so a failure under load says which step went wrong.
+ */
+async function waitForReply(page: Page, text: string): Promise<void> {
+  try {
+    await page.waitForSelector(`${id('bubble-agent')}:has-text(${JSON.stringify(text)})`, { timeout: 60_000 });
+  } catch (error) {
+    let log = '';
+    try {
+      log = readFileSync(join(dir, 'workspace/fuseforks.log'), 'utf8')
+        .split('\n')
+        .filter((l) => /turn|reply|failed|agent (started|stopped)/.test(l))
+        .slice(-12)
+        .join('\n');
+    } catch {
+      // no log yet
+    }
+    const seen = stub.requests.map((r) => `#${r.index} ${r.wire} stream=${r.stream} closedEarly=${r.closedEarly} user=${JSON.stringify(r.lastUserText.slice(-40))}`);
+    const chat = await page.textContent(id('chat')).catch(() => '');
+    throw new Error(`no reply bubble with ${JSON.stringify(text)}: ${(error as Error).message}\nstub requests:\n${seen.join('\n')}\nchat: ${chat}\nlog:\n${log}\ngui stderr: ${gui.stderr().slice(-2000)}`);
+  }
+}
+
 /** Opens the app in English with Alice selected and running. */
 async function open(): Promise<{ page: Page }> {
   const page = await browser.page();
@@ -73,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     await page.fill(id('chat-input'), 'show me streaming');
     await page.press(id('chat-input'), 'Enter');
     await page.waitForSelector(id('draft-alice'));
-    await page.waitForSelector(`${id('bubble-agent')}:has-text("so a person sees it grow")`);
+    await waitForReply(page, 'so a person sees it grow');
     await page.waitForSelector(id('draft-alice'), { state: 'detached' });
     const lengths = (await page.evaluate('window.__lengths')) as number[];
     // It grew step by step: several strictly increasing lengths, never the whole answer at once.
@@ -91,12 +115,13 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
   it('attaches a file that reaches the model before the text; a kind the wire cannot carry is refused with the reason', async () => {
     const { page } = await open();
     const png = SAMPLES['image/png'];
-    stub.enqueue(reply.text('I see a picture.'));
+    // A responder, not a queued step: a retried call (a transport hiccup under load) gets the same answer.
+    stub.respond((r) => (r.lastUserText.includes('what is in it?') ? reply.text('I see a picture.') : reply.text(`[stub] ${r.lastUserText}`)));
     await page.setInputFiles(id('chat-file'), { name: png.fileName, mimeType: 'image/png', buffer: png.bytes });
     await expect(page.textContent(id('chat-attachment'))).resolves.toContain('shot.png');
     await page.fill(id('chat-input'), 'what is in it?');
     await page.click(id('chat-send'));
-    await page.waitForSelector(`${id('bubble-agent')}:has-text("I see a picture.")`);
+    await waitForReply(page, 'I see a picture.');
     await page.waitForSelector(id('chat-attachment'), { state: 'detached' });
     await expect(page.locator(id('message-attachment')).last().textContent()).resolves.toContain('shot.png');
     const body = JSON.stringify(stub.requests.at(-1)!.body);
