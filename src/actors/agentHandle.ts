@@ -5,7 +5,14 @@
  */
 import type { Remote } from 'comlink';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
-import { isDataMessage, type FromWorker, type InitMessage, type ReadyMessage, type ToWorker } from './protocol.js';
+import {
+  isDataMessage,
+  type FromWorker,
+  type InitMessage,
+  type ReadyMessage,
+  type ToWorker,
+  type WorkerBatch,
+} from './protocol.js';
 import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
 import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 import { workerCrashed, workerStopped } from './workerErrors.js';
@@ -19,6 +26,8 @@ export interface WorkerExit {
 
 export interface AgentHandleCallbacks {
   onMessage(message: FromWorker): void;
+  /** Before a batch's messages are handed out one by one: false = the caller keeps it and replays it later. */
+  admit?(batch: WorkerBatch): boolean;
   onExit(exit: WorkerExit): void;
   /** What this worker may call on the main thread (bound to its agent). */
   mainSide: MainSide;
@@ -36,6 +45,9 @@ export class AgentHandle {
   private readonly port: MessagePort;
   private readonly workerSide: Remote<WorkerSide>;
   private readonly calls = new CallsInFlight();
+  /** Interrupts waiting for their `interruptAck`, by id. */
+  private readonly interrupts = new Map<number, (cut: boolean) => void>();
+  private nextInterrupt = 1;
   private isReady = false;
   private hasExited = false;
   private lastError: Error | null = null;
@@ -48,7 +60,13 @@ export class AgentHandle {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     port1.on('message', (msg: unknown) => {
-      if (isDataMessage(msg)) callbacks.onMessage(msg as FromWorker);
+      if (!isDataMessage(msg)) return;
+      if (msg.kind !== 'batch') return callbacks.onMessage(msg as FromWorker);
+      const batch = msg as WorkerBatch;
+      // Acknowledgements never wait behind a held batch: interruptAll resolves when every worker answered.
+      for (const item of batch.items) if (item.kind === 'interruptAck') this.interrupts.get(item.id)?.(item.cut);
+      if (callbacks.admit?.(batch) === false) return;
+      for (const item of batch.items) callbacks.onMessage(item);
     });
     exposeOn(port1, callbacks.mainSide);
     this.workerSide = remoteOn<WorkerSide>(port1);
@@ -105,17 +123,25 @@ export class AgentHandle {
     return this.worker.threadId;
   }
 
-  /** Posts on the data plane; a message to a finished worker is dropped. */
-  post(message: ToWorker): void {
-    if (!this.hasExited) this.port.postMessage(message);
+  /** Posts on the data plane (ports in `transfer` move to the worker); a message to a finished worker is dropped. */
+  post(message: ToWorker, transfer?: MessagePort[]): void {
+    if (!this.hasExited) this.port.postMessage(message, transfer);
   }
 
   /**
-   * Cuts the turn handling `envelopeId` (comlink); true when one was cut. Rejects with WORKER_CRASHED when the
-   * worker dies before answering (NOT_RUNNING when it had stopped normally).
+   * Cuts the turn handling `envelopeId` (a plain message and its `interruptAck`); true when one was cut. Rejects with
+   * WORKER_CRASHED when the worker dies before answering (NOT_RUNNING when it had stopped normally).
    */
   interrupt(envelopeId: string): Promise<boolean> {
-    return this.calls.track(this.workerSide.interrupt(envelopeId));
+    const id = this.nextInterrupt++;
+    const acked = new Promise<boolean>((resolve) => {
+      this.interrupts.set(id, (cut) => {
+        this.interrupts.delete(id);
+        resolve(cut);
+      });
+    });
+    this.post({ kind: 'interrupt', id, envelopeId });
+    return this.calls.track(acked).finally(() => this.interrupts.delete(id));
   }
 
   /** "Summarize and continue" on this worker (comlink); WORKER_CRASHED / NOT_RUNNING when it dies first. */

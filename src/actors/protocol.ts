@@ -35,9 +35,10 @@ import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js'
  * reviewPlan/reviewDecision). 3: external (MCP) tools (init.externalTools, toolCall/toolResult/toolCancel).
  * 4: room log (deliver.context, roomLogRead/roomLogResult). 5: request/reply moves to comlink on the same port
  * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union). 6: usage (callUsage;
- * turnFailed carries the spend).
+ * turnFailed carries the spend). 7: worker posts travel as batches (`WorkerBatch`), an ask's answer may come
+ * straight from the target's worker (`peer`, `deliver.replyTo`, `DirectReply`), interrupts are plain messages again.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -87,6 +88,40 @@ export interface DeliverMessage {
   folded: boolean;
   /** Room log excerpt (only for agents that hear it) and presence notices, computed from the ring at delivery. */
   context: RoomContext;
+  /** Someone's `ask_*`/plan task waits for this turn: answer it on the direct channel too (directReplies.ts). */
+  replyTo?: ReplyRoute;
+}
+
+/** Where a delivered ask's answer goes straight back to the asking worker. */
+export interface ReplyRoute {
+  /** The asker↔target channel (numbered by the supervisor). */
+  channel: number;
+  /** The asker's `delegate.requestId`. */
+  requestId: number;
+  /** The target's end of the channel, only on the first delivery over it (transferred). */
+  port?: MessagePort;
+}
+
+/** On a direct channel, target → asker: the same answer the supervisor would route, without its hop. */
+export interface DirectReply {
+  kind: 'directReply';
+  requestId: number;
+  /** The answered envelope (the asker names it in its next batch's `after`). */
+  envelopeId: string;
+  result: DeliveryResult;
+}
+
+/** The asker's end of a new direct channel (transferred). */
+export interface PeerMessage {
+  kind: 'peer';
+  port: MessagePort;
+}
+
+/** Cut the turn handling `envelopeId` if it is the one in flight; answered by `interruptAck` with the same id. */
+export interface InterruptMessage {
+  kind: 'interrupt';
+  id: number;
+  envelopeId: string;
 }
 
 /** The answer to a `delegate` request. */
@@ -102,7 +137,7 @@ export interface StopMessage {
 }
 
 /** Main → worker, data plane. */
-export type ToWorker = DeliverMessage | DelegateResultMessage | StopMessage;
+export type ToWorker = DeliverMessage | DelegateResultMessage | StopMessage | PeerMessage | InterruptMessage;
 
 /** Worker → main on parentPort, answering `init`. */
 export interface ReadyMessage {
@@ -178,9 +213,17 @@ export interface NoticeMessage {
   text: string;
 }
 
+/** `interrupt` answered: `cut` = a turn was in flight for that envelope and is now aborted. */
+export interface InterruptAckMessage {
+  kind: 'interruptAck';
+  id: number;
+  cut: boolean;
+}
+
 /** Worker → main, data plane. */
 export type FromWorker =
   | CallUsageMessage
+  | InterruptAckMessage
   | EventMessage
   | DiagMessage
   | DelegateMessage
@@ -189,8 +232,20 @@ export type FromWorker =
   | TurnFailedMessage
   | NoticeMessage;
 
+/**
+ * What a worker actually posts to the main thread: its messages since the last post, in order (one structured clone
+ * and one wake-up instead of one per event, diag line and outcome). `after`: envelopes whose answers this worker took
+ * on a direct channel since its last post; the supervisor holds this batch until it has recorded those answers, so
+ * records keep their causal order.
+ */
+export interface WorkerBatch {
+  kind: 'batch';
+  items: FromWorker[];
+  after?: string[];
+}
+
 /** True for a data-plane message; false for comlink's own traffic on the same port. */
-export function isDataMessage(value: unknown): value is ToWorker | FromWorker {
+export function isDataMessage(value: unknown): value is ToWorker | FromWorker | WorkerBatch {
   return typeof (value as { kind?: unknown } | null)?.kind === 'string';
 }
 

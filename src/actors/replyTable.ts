@@ -39,6 +39,15 @@ export class ReplyTable {
     return true;
   }
 
+  /** Closes one wait without settling it (the waiter already has its answer); false when there was none. */
+  dismiss(envelopeId: string): boolean {
+    const waiter = this.waiters.get(envelopeId);
+    if (waiter === undefined) return false;
+    this.waiters.delete(envelopeId);
+    clearTimeout(waiter.timer);
+    return true;
+  }
+
   /** Settles every wait on envelopes held by `target` (its worker crashed or it stopped). */
   resolveTarget(target: string, result: DeliveryResult): number {
     let n = 0;

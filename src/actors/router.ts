@@ -21,7 +21,9 @@ import {
 import type { World } from '../core/world/types.js';
 import { CausalTree } from './causalTree.js';
 import { ChainLedger } from './chainLedger.js';
-import { endpointField, lostReplyText, senderLabel, undeliverableText } from './labels.js';
+import { answerOfTurn, forAsker } from './askReply.js';
+import type { DirectReplies } from './directReplies.js';
+import { endpointField, senderLabel, undeliverableText } from './labels.js';
 import { MessageLog } from './messageLog.js';
 import type { DelegateMessage, TurnDoneMessage, TurnFailedMessage } from './protocol.js';
 import type { SupervisorRecorder } from './recorder.js';
@@ -37,6 +39,8 @@ export interface RouterContext {
   emit(event: CoreEvent): void;
   material(agentId: string): PromptMaterial;
   now(): number;
+  /** Direct answer channels between agent workers (absent: every answer goes through the supervisor). */
+  direct?: DirectReplies;
 }
 
 /** Records, delivers and routes replies. One per supervisor. */
@@ -104,6 +108,7 @@ export class Router {
     const world = this.ctx.world();
     const nameOf = (id: string): string => world.agents.find((a) => a.id === id)?.name ?? id;
     const roster = this.roster(slot.id);
+    const direct = env.askedBy === undefined ? undefined : this.ctx.direct?.route(env, slot);
     slot.handle.post({
       kind: 'deliver',
       envelopeId: env.id,
@@ -121,7 +126,8 @@ export class Router {
       budget: env.pool?.shared ?? null,
       folded: this.tree.isCut(env.id),
       context: this.roomContext(slot.id, roster.length > 0),
-    });
+      ...(direct === undefined ? {} : { replyTo: direct.route }),
+    }, direct?.transfer);
   }
 
   /** Room log (only for an agent that hears it) and presence notices from the ring, as of this delivery. */
@@ -163,7 +169,7 @@ export class Router {
   delegate(asker: AgentSlot, msg: DelegateMessage, post: (result: DeliveryResult) => void): void {
     const parent = asker.inFlight;
     const language = this.ctx.world().language;
-    const answer = (r: DeliveryResult): void => post(r.text === '' ? { ...r, text: lostReplyText(r.state, language) } : r);
+    const answer = (r: DeliveryResult): void => post(forAsker(r, language));
     if (parent === null || parent.id !== msg.envelopeId || this.tree.isCut(parent.id)) {
       return answer({ text: '', state: 'interrupted' });
     }
@@ -181,6 +187,7 @@ export class Router {
       awaitingReply: true,
       pool: parent.pool,
       rootId: parent.rootId,
+      askedBy: { agentId: asker.id, requestId: msg.requestId },
     });
     try {
       this.deliver(child);
@@ -194,6 +201,7 @@ export class Router {
   turnDone(slot: AgentSlot, env: Envelope, msg: TurnDoneMessage): void {
     const r = msg.result;
     const world = this.ctx.world();
+    const answeredDirectly = this.ctx.direct?.answeredDirectly(env.id) === true;
     this.finish(slot, env);
     this.ctx.recorder.appendExchange(slot.id, r.exchange);
     this.recordedTurnSeq.set(slot.id, msg.turnSeq);
@@ -214,12 +222,13 @@ export class Router {
       backend: msg.backend,
       elapsedMs: r.elapsedMs,
     });
+    // An asking worker may already hold this answer (direct channel): then the wait only closes, with no second post.
+    const answer = answerOfTurn(r);
+    if (answeredDirectly) this.replies.dismiss(env.id);
+    else this.replies.resolve(env.id, answer);
     const stopped = r.stop.kind === 'interrupted' || r.stop.kind === 'budget_exhausted' || r.stop.kind === 'reserve_short';
-    if (stopped) {
-      // Not a reply: the engine already wrote its System notice; the asker learns the state.
-      this.replies.resolve(env.id, { text: r.replyText, state: r.replyState });
-      return;
-    }
+    // Stopped is not a reply: the engine already wrote its System notice; the asker learned the state above.
+    if (stopped) return;
     const nextHop = env.hop + 1;
     const tokens = r.spend.prompt + r.spend.completion;
     const me: Endpoint = { kind: 'agent', id: slot.id };
@@ -229,12 +238,10 @@ export class Router {
       const to: Endpoint = env.awaitingReply ? env.from : { kind: 'user' };
       this.record(me, to, r.outcome.text, nextHop, { tokens, ...notes });
       this.ctx.diag.note('reply', { agent: slot.id, to: endpointField(to), hop: nextHop, chars: r.outcome.text.length });
-      this.replies.resolve(env.id, { text: r.replyText, state: r.replyState });
       return;
     }
     const { targets, message } = r.outcome;
     this.ctx.diag.note('handoff', { agent: slot.id, to: targets.join(','), hop: nextHop });
-    if (env.awaitingReply) this.replies.resolve(env.id, { text: r.replyText, state: 'handed_off' });
     const coRecipients = targets.length >= 2 ? { coRecipients: [...targets] } : {};
     const overLimit = nextHop >= world.maxHops;
     targets.forEach((target, i) => {
@@ -289,6 +296,7 @@ export class Router {
   /** Ends the in-flight envelope of `slot` (done, folded, failed). */
   finish(slot: AgentSlot, env: Envelope): void {
     if (slot.inFlight === env) slot.inFlight = null;
+    this.ctx.direct?.finished(env.id);
     this.tree.remove(env.id);
     if (env.rootId === env.id) this.chains.end(env.id);
   }

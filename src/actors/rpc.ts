@@ -5,8 +5,9 @@
  * and data handlers skip comlink's messages. One port, one order: a `planReviewRequested` event is seen before
  * its review is held, and an interrupt never overtakes the delivery it names.
  *
- * What stays plain messages (protocol.ts): mailbox delivery, a turn's outcome, events and diag lines, and the
- * `delegate` round trip of `ask_*`/`plan` (the mailbox hot path; measured in bench/actors/rpc.bench.mjs).
+ * What stays plain messages (protocol.ts): mailbox delivery, a turn's outcome, events and diag lines, the
+ * `delegate` round trip of `ask_*`/`plan` (the mailbox hot path) and interrupts (fanned out to every agent at once);
+ * measured in bench/actors/rpc.bench.mjs and actors.bench.mjs.
  *
  * Errors: a thrown FuseforksError crosses as one (code, message, fix, details intact) through a replacement of
  * comlink's `throw` transfer handler; anything else keeps comlink's own handling (message and name only).
@@ -36,10 +37,8 @@ export interface MainSide {
   readRoomLog(id: string): RoomLogRead;
 }
 
-/** What the main thread calls on an agent worker. */
+/** What the main thread calls on an agent worker (interrupts are plain messages: protocol.ts InterruptMessage). */
 export interface WorkerSide {
-  /** Cuts the turn handling `envelopeId` if it is the one in flight; true when a turn was cut. */
-  interrupt(envelopeId: string): boolean;
   /** "Summarize and continue": one no-tools call, then the worker folds its history (allowed during a turn). */
   summarize(request: SummaryCallRequest): Promise<SummaryCallReply>;
 }

@@ -19,6 +19,7 @@ import { AgentStats, type AgentCounters } from './agentStats.js';
 import type { ChainSpend } from './chainLedger.js';
 import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 import { SpendLedger } from '../core/turn/turnSpend.js';
+import { DirectReplies } from './directReplies.js';
 import { createMainSide } from './mainSide.js';
 import { sharedScanPool } from './scanPool.js';
 import { PlanReviews } from './planReviews.js';
@@ -51,6 +52,11 @@ export class Supervisor {
   readonly bus: EventBus;
   private world: World;
   private readonly slots = new Map<string, AgentSlot>();
+  /** Asks answered straight from the target's worker (the supervisor still routes, records and cuts). */
+  private readonly direct = new DirectReplies(this.slots, (slot, handle, batch) => {
+    if (!this.direct.admit(slot, handle, batch)) return;
+    for (const item of batch.items) this.onWorkerMessage(slot, handle, item);
+  });
   private readonly router: Router;
   private readonly diag: DiagSink;
   private readonly now: () => number;
@@ -78,6 +84,7 @@ export class Supervisor {
       emit: (event) => this.bus.emit(event),
       material: opts.material ?? (() => EMPTY_MATERIAL),
       now: this.now,
+      direct: this.direct,
     });
     this.stats.start(opts.statsIntervalMs ?? 1000, () => {
       const active = [...this.slots.values()].map((x) => ({ agentId: x.id, status: x.status, startedAtMs: x.startedAtMs }));
@@ -188,6 +195,7 @@ export class Supervisor {
       },
       {
         onMessage: (msg) => this.onWorkerMessage(s, handle, msg),
+        admit: (batch) => this.direct.admit(s, handle, batch),
         onExit: (exit) => this.onWorkerExit(s, handle, exit),
         mainSide,
       },
@@ -452,6 +460,8 @@ export class Supervisor {
       case 'notice':
         this.router.notice(msg.text);
         return;
+      case 'interruptAck':
+        return; // settled by the handle, never held
       case 'delegate':
         this.router.delegate(slot, msg, (result) => {
           if (slot.handle === handle) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });

@@ -28,6 +28,8 @@ export interface Envelope {
   pool: BudgetPool | null;
   /** The root envelope of this causal chain (its own id for a root; ask/plan children inherit it, handoffs do not). */
   rootId: string;
+  /** An agent's `ask_*`/plan task: who waits, and its request id (the answer may go straight back, directReplies.ts). */
+  askedBy?: { agentId: string; requestId: number };
 }
 
 /** The supervisor's record of one agent. */

@@ -6,7 +6,7 @@
  * Lean by rule: no zod, pino, lmdb or MCP SDK is reachable from here (test/actors/workerImports.test.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { DiagFields, DiagLevel, DiagNote, DiagSink } from '../core/diag.js';
+import type { DiagFields, DiagLevel, DiagSink } from '../core/diag.js';
 import type { Remote } from 'comlink';
 import { BugError, isFuseforksError, toWire } from '../core/errors.js';
 import { assertNever, type CoreEvent } from '../core/events.js';
@@ -31,13 +31,16 @@ import type {
   TurnResult,
 } from '../core/turn/ports.js';
 import { DeltaCoalescer } from './deltaCoalescer.js';
+import { answerOfTurn, forAsker } from './askReply.js';
 import {
   isDataMessage,
   PROTOCOL_VERSION,
   type DeliverMessage,
+  type DirectReply,
   type FromWorker,
   type InitMessage,
   type ToWorker,
+  type WorkerBatch,
 } from './protocol.js';
 import { ABORTED, exposeOn, raceAbort, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
 import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
@@ -120,7 +123,15 @@ class AgentActor {
   /** `delegate` answers (the mailbox path stays plain messages; everything else with a reply is comlink). */
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
   private readonly main: Remote<MainSide>;
-  private pendingNotes: DiagNote[] = [];
+  /** Messages not yet posted: one batch per flush (protocol.ts WorkerBatch). */
+  private outbox: FromWorker[] = [];
+  private flushQueued = false;
+  /** Envelopes whose answers came on a direct channel since the last post (the batch's `after`). */
+  private taken: string[] = [];
+  /** Direct channels to askers, by the supervisor's channel number (this agent answers on them). */
+  private readonly replyPorts = new Map<number, MessagePort>();
+  /** Direct channels from targets (this agent's asks are answered on them). */
+  private readonly peerPorts = new Set<MessagePort>();
   private readonly diag: DiagSink;
   private readonly planIds: Int32Array;
   /** Streamed reply pieces, gathered before they cross to the main thread. */
@@ -145,8 +156,11 @@ class AgentActor {
       if (isDataMessage(msg)) this.handle(msg as ToWorker);
     });
     const side: WorkerSide = {
-      interrupt: (envelopeId) => this.interrupt(envelopeId),
-      summarize: (request) => this.summarize(request),
+      summarize: async (request) => {
+        const reply = await this.summarize(request);
+        this.flush();
+        return reply;
+      },
     };
     exposeOn(this.port, side);
   }
@@ -198,20 +212,40 @@ class AgentActor {
     return cut;
   }
 
-  private post(msg: FromWorker): void {
-    this.port.postMessage(msg);
+  /**
+   * Queues `msg` for the next batch. Outcomes, asks and acknowledgements go out at once (`now`); events and diag
+   * lines ride along with them, or leave on the next event-loop turn (setImmediate) — so a long model call still
+   * shows "typing" and streamed text without delay, and a turn's burst costs one post instead of one per line.
+   */
+  private post(msg: FromWorker, now = false): void {
+    this.outbox.push(msg);
+    if (now) this.flush();
+    else if (!this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(this.flushLater);
+    }
   }
 
-  /** Batches notes per microtask: a turn writes several lines in a burst. */
+  private readonly flushLater = (): void => {
+    this.flushQueued = false;
+    this.flush();
+  };
+
+  /** Posts everything queued as one batch (before any comlink call too: one port, one order). */
+  private flush(): void {
+    if (this.outbox.length === 0 && this.taken.length === 0) return;
+    const batch: WorkerBatch = { kind: 'batch', items: this.outbox };
+    if (this.taken.length > 0) batch.after = this.taken;
+    this.outbox = [];
+    this.taken = [];
+    this.port.postMessage(batch);
+  }
+
+  /** A turn writes several lines in a burst: consecutive notes share one diag message of the batch. */
   private note(kind: string, fields: DiagFields = {}, level: DiagLevel = 'info'): void {
-    if (this.pendingNotes.length === 0) {
-      queueMicrotask(() => {
-        const notes = this.pendingNotes;
-        this.pendingNotes = [];
-        if (notes.length > 0) this.post({ kind: 'diag', notes });
-      });
-    }
-    this.pendingNotes.push({ kind, fields, level });
+    const last = this.outbox.at(-1);
+    if (last?.kind === 'diag') last.notes.push({ kind, fields, level });
+    else this.post({ kind: 'diag', notes: [{ kind, fields, level }] });
   }
 
   private handle(msg: ToWorker): void {
@@ -224,6 +258,12 @@ class AgentActor {
         this.waits.get(msg.requestId)?.(msg.result);
         return;
       }
+      case 'interrupt':
+        this.post({ kind: 'interruptAck', id: msg.id, cut: this.interrupt(msg.envelopeId) }, true);
+        return;
+      case 'peer':
+        this.listenPeer(msg.port);
+        return;
       case 'stop':
         this.stopping = true;
         if (this.current === null) this.close();
@@ -235,14 +275,60 @@ class AgentActor {
 
   /** Lets the event loop drain: the worker exits once the port is closed and nothing else is pending. */
   private close(): void {
-    queueMicrotask(() => this.port.close());
+    this.flush();
+    queueMicrotask(() => {
+      for (const port of this.replyPorts.values()) port.close();
+      for (const port of this.peerPorts) port.close();
+      this.port.close();
+    });
+  }
+
+  /** A target's end of a direct channel: its answers to this agent's asks arrive there (never keeps the thread alive). */
+  private listenPeer(port: MessagePort): void {
+    this.peerPorts.add(port);
+    port.on('message', (reply: DirectReply) => {
+      const finish = this.waits.get(reply.requestId);
+      if (finish === undefined) return; // settled meanwhile (interrupt, timeout): the supervisor's word stood
+      this.taken.push(reply.envelopeId);
+      finish(reply.result);
+    });
+    port.on('close', () => this.peerPorts.delete(port));
+    port.unref();
+  }
+
+  /** The first delivery over a direct channel brings this agent's end of it (kept whatever the turn does). */
+  private adoptReplyPort(msg: DeliverMessage): void {
+    const route = msg.replyTo;
+    if (route?.port === undefined) return;
+    const port = route.port;
+    this.replyPorts.set(route.channel, port);
+    port.on('close', () => this.replyPorts.delete(route.channel));
+    port.unref();
+  }
+
+  /**
+   * Answers the asker of `msg` on the direct channel, right after the supervisor was sent the turn's outcome (it
+   * records the turn and closes the wait without posting the answer a second time). Failed and folded turns are
+   * answered by the supervisor only.
+   */
+  private answerDirectly(msg: DeliverMessage, result: TurnResult): void {
+    const route = msg.replyTo;
+    if (route === undefined) return;
+    const reply: DirectReply = {
+      kind: 'directReply',
+      requestId: route.requestId,
+      envelopeId: msg.envelopeId,
+      result: forAsker(answerOfTurn(result), this.init.language),
+    };
+    this.replyPorts.get(route.channel)?.postMessage(reply);
   }
 
   private async runEnvelope(msg: DeliverMessage): Promise<void> {
     const agentId = this.init.agent.id;
+    this.adoptReplyPort(msg);
     if (msg.folded) {
       this.note('turn folded', { agent: agentId, hop: msg.envelope.hop, from: endpointLogLabel(msg.envelope.from) });
-      this.post({ kind: 'turnFolded', envelopeId: msg.envelopeId });
+      this.post({ kind: 'turnFolded', envelopeId: msg.envelopeId }, true);
       return;
     }
     const controller = new AbortController();
@@ -259,11 +345,8 @@ class AgentActor {
     } catch (error) {
       if (controller.signal.aborted && !isFuseforksError(error)) {
         // An interrupt that surfaced as the abort reason of an in-flight call: still an interruption.
-        outcome = this.interruptedFallback(msg, seq);
         this.current = null;
-        this.emit({ type: 'agentTyping', agentId, active: false });
-        this.post(outcome);
-        if (this.stopping) this.close();
+        this.endTurn(msg, this.interruptedFallback(msg, seq));
         return;
       }
       // Coded errors (LLM failures, config) are outcomes of this turn; anything else is a bug → crash.
@@ -285,9 +368,14 @@ class AgentActor {
       this.current = null;
       for (const finish of [...this.waits.values()]) finish({ text: '', state: 'interrupted' });
     }
-    // Typing ends before the outcome, so a GUI never shows "typing" next to the finished reply.
-    this.emit({ type: 'agentTyping', agentId, active: false });
-    this.post(outcome);
+    this.endTurn(msg, outcome);
+  }
+
+  /** Typing ends before the outcome, so a GUI never shows "typing" next to the finished reply; then the answer. */
+  private endTurn(msg: DeliverMessage, outcome: FromWorker): void {
+    this.emit({ type: 'agentTyping', agentId: this.init.agent.id, active: false });
+    this.post(outcome, true);
+    if (outcome.kind === 'turnDone') this.answerDirectly(msg, outcome.result);
     if (this.stopping) this.close();
   }
 
@@ -368,6 +456,7 @@ class AgentActor {
     if (signal.aborted) return INTERRUPTED_REPLY;
     const callId = this.nextRequestId++;
     try {
+      this.flush();
       const reply = await raceAbort(this.main.callTool(callId, name, args), signal);
       if (reply !== ABORTED) return reply;
       void this.main.cancel(callId);
@@ -383,6 +472,7 @@ class AgentActor {
   private async scan(job: ScanJob, signal: AbortSignal): Promise<ScanOutput | null> {
     if (signal.aborted) return null;
     const callId = this.nextRequestId++;
+    this.flush();
     const output = await raceAbort(this.main.scan(callId, job) as Promise<ScanOutput>, signal);
     if (output !== ABORTED) return output;
     void this.main.cancel(callId);
@@ -391,11 +481,13 @@ class AgentActor {
 
   /** `room_log({id})`: the supervisor answers at once from its ring (no wait worth cancelling). */
   private async readRoomLog(id: string): Promise<RoomLogRead> {
+    this.flush();
     return this.main.readRoomLog(id);
   }
 
   /** Waits for a person's decision on a held wave; an interrupt withdraws the request and rejects. */
   private async reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewDecision> {
+    this.flush();
     const decision = await raceAbort(this.main.reviewPlan(request) as Promise<PlanReviewDecision>, signal);
     if (decision !== ABORTED) return decision;
     void this.main.withdrawReview(request.planId);
@@ -418,15 +510,7 @@ class AgentActor {
       };
       this.waits.set(requestId, finish);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.post({
-        kind: 'delegate',
-        requestId,
-        envelopeId,
-        delegation: 'ask',
-        to: request.to,
-        message: request.message,
-        hop: request.hop,
-      });
+      this.post({ kind: 'delegate', requestId, envelopeId, delegation: 'ask', to: request.to, message: request.message, hop: request.hop }, true);
     });
   }
 

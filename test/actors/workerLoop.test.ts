@@ -4,7 +4,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_WINDOW, serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
-import { isDataMessage, PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker } from '../../src/actors/protocol.js';
+import { isDataMessage, PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker, type WorkerBatch } from '../../src/actors/protocol.js';
 import { exposeOn, remoteOn, type MainSide, type WorkerSide } from '../../src/actors/rpc.js';
 import { FuseforksError } from '../../src/core/errors.js';
 import type { ExternalToolCaller } from '../../src/core/tools/externalTool.js';
@@ -75,7 +75,9 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
   const waiters: Array<() => void> = [];
   data.port1.on('message', (m: unknown) => {
     if (!isDataMessage(m)) return;
-    inbox.push(m as FromWorker);
+    // The worker posts batches (protocol.ts WorkerBatch); the tests read their messages in order.
+    if (m.kind === 'batch') inbox.push(...(m as WorkerBatch).items);
+    else inbox.push(m as FromWorker);
     for (const w of waiters.splice(0)) w();
   });
   const next = async <K extends FromWorker['kind']>(kind: K): Promise<Extract<FromWorker, { kind: K }>> => {
@@ -86,7 +88,16 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
     }
   };
   const send = (m: ToWorker) => data.port1.postMessage(m);
-  return { ready: await ready, send, next, inbox, worker };
+  let interrupts = 0;
+  /** A plain `interrupt` and its acknowledgement. */
+  const interrupt = async (envelopeId: string): Promise<boolean> => {
+    const id = ++interrupts;
+    send({ kind: 'interrupt', id, envelopeId });
+    const ack = await next('interruptAck');
+    expect(ack.id).toBe(id);
+    return ack.cut;
+  };
+  return { ready: await ready, send, next, inbox, worker, interrupt };
 }
 
 function deliver(envelopeId: string, content: string, folded = false): DeliverMessage {
@@ -138,10 +149,10 @@ describe('worker loop protocol', () => {
     const w = await boot(
       (input, deps) => new Promise((resolve) => deps.signal.addEventListener('abort', () => resolve(finish(input, 'cut')))),
     );
-    expect(await w.worker.interrupt('nobody')).toBe(false);
+    expect(await w.interrupt('nobody')).toBe(false);
     w.send(deliver('e1', 'hang'));
     await w.next('event');
-    expect(await w.worker.interrupt('e1')).toBe(true);
+    expect(await w.interrupt('e1')).toBe(true);
     expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'cut' });
   });
 
@@ -217,7 +228,7 @@ describe('worker loop protocol', () => {
     );
     w.send(deliver('e1', 'go'));
     const id = await running;
-    expect(await w.worker.interrupt('e1')).toBe(true);
+    expect(await w.interrupt('e1')).toBe(true);
     expect((await w.next('turnDone')).result.outcome).toEqual({ kind: 'finish', text: 'false:interrupted' });
     await vi.waitFor(() => expect(cancelled).toEqual([id]));
   });
