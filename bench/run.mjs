@@ -11,7 +11,7 @@ const filter = process.argv[2] ?? '';
 function find(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'results' ? [] : find(p);
+    if (e.isDirectory()) return e.name === 'results' || e.name === 'node_modules' ? [] : find(p);
     return e.name.endsWith('.bench.mjs') ? [p] : [];
   });
 }
