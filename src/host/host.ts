@@ -14,7 +14,7 @@ import { prepareAttachments, wireOfAgent, type AttachmentUpload } from './attach
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
-import type { AgentRow, AskOptions, DoorApi, HostApi, HostEvents, VillageEdits } from './hostApi.js';
+import type { AgentRow, AskOptions, CommandApprovalsApi, DoorApi, HostApi, HostEvents, VillageEdits, VillageFilesApi } from './hostApi.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
@@ -44,6 +44,8 @@ export class Host implements HostApi {
   readonly events: HostEvents;
   readonly dataDir: string;
   readonly village: VillageEdits;
+  readonly files: VillageFilesApi;
+  readonly approvals: CommandApprovalsApi;
   readonly door: DoorApi;
   readonly log: DiagSink;
   readonly #door: DoorController;
@@ -66,6 +68,8 @@ export class Host implements HostApi {
     this.#graceMs = internals.graceMs;
     this.#summaries = internals.summaries;
     this.village = internals.village;
+    this.files = internals.village.files;
+    this.approvals = internals.village.approvals;
     this.door = internals.door;
     this.#door = internals.door;
     this.log = internals.log;
@@ -74,6 +78,13 @@ export class Host implements HostApi {
 
   mcpStatus(agentId?: string): McpServerStatus[] {
     return this.#parts.mcp?.manager.status(agentId) ?? [];
+  }
+
+  async reloadSharedMcp(): Promise<McpServerStatus[]> {
+    const mcp = this.#parts.mcp;
+    if (mcp === undefined || mcp === null) return [];
+    await mcp.manager.connectShared();
+    return mcp.manager.status();
   }
 
   health(): HostHealth {

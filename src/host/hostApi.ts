@@ -24,6 +24,11 @@ import type { DoorView } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { VillageState } from './villageCommands.js';
+import type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyEdit, RunPolicyView } from '../core/tools/runApprovals.js';
+import type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js';
+import type { ConnectionTestResult } from './commands/connectionTest.js';
+import type { VillageSettingsInput } from './commands/villageSettings.js';
+import type { OrdinanceView } from './villageFiles.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -32,6 +37,11 @@ export type { DoorView } from './door/doorController.js';
 export type { HostHealth } from './health/hostHealth.js';
 export type { McpServerStatus } from './mcp/mcpClientManager.js';
 export type { ScheduleView, VillageState } from './villageCommands.js';
+export type { CommandDecision, CommandRequests, CommandRequestView, DecisionOutcome, RunPolicyEdit, RunPolicyView } from '../core/tools/runApprovals.js';
+export type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js';
+export type { ConnectionTestResult } from './commands/connectionTest.js';
+export type { VillageSettingsInput } from './commands/villageSettings.js';
+export type { OrdinanceView } from './villageFiles.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 
@@ -99,6 +109,20 @@ export interface VillageEdits {
   setScheduleProbe(id: string, probe: unknown): Promise<VillageState>;
   approveProbe(id: string): Promise<VillageState>;
   revokeProbe(id: string): Promise<VillageState>;
+  // roles and village settings
+  /** Adds or changes a role (id fixed once made; name, badge colour, description, defaults incl. Construct text). */
+  upsertRole(role: unknown): Promise<VillageState>;
+  /** Deletes a role; its agents keep working without one. */
+  removeRole(id: string): Promise<VillageState>;
+  /** Gives an agent a role (or none, with null); a role's Construct text replaces the agent's Construct.md. */
+  applyRole(agentId: string, roleId: string | null): Promise<VillageState>;
+  /** Your name, language, token budget, askTimeoutSecs, maxHops, external name: only the fields given change. */
+  updateSettings(input: VillageSettingsInput): Promise<VillageState>;
+  /**
+   * One tiny request through the real backend with `template` as given (its key from this village's store): the
+   * model's reply, or the failure in the provider's words (HTTP status and body, refused, DNS) — never the key.
+   */
+  testConnection(template: unknown): Promise<ConnectionTestResult>;
   // shared MCP servers (workspace/mcp.json)
   readSharedMcp(): Promise<{ text: string }>;
   writeSharedMcp(text: string): Promise<{ text: string }>;
@@ -107,6 +131,40 @@ export interface VillageEdits {
   forkSession(id: string, atSeq: number): Promise<{ state: VillageState; id: string }>;
   /** Writes `exports/{id}.jsonl`; answers its path and record count. */
   exportSession(id: string): Promise<{ path: string; records: number }>;
+}
+
+/**
+ * One agent's files and the village Ordinance as text, for editors. Writes are atomic; a JSON file (mcp.json,
+ * run.json) is checked with the runtime's own parser and refused when it would not load; a write whose `base` (the
+ * text the editor started from) no longer matches the disk is refused, so nothing written meanwhile is lost.
+ */
+export interface VillageFilesApi {
+  /** SKILL.md (instructions), Memory.md, Construct.md, mcp.json or run.json; "" when missing. */
+  readAgentFile(agentId: string, kind: EditableAgentFile): Promise<AgentFileView>;
+  writeAgentFile(agentId: string, kind: EditableAgentFile, text: string, base?: string): Promise<AgentFileView>;
+  /** The rules at the top of every agent's system prompt (applies from each agent's next turn). */
+  readOrdinance(): Promise<OrdinanceView>;
+  writeOrdinance(text: string, base?: string): Promise<OrdinanceView>;
+}
+
+/**
+ * Command approvals: the `run` requests agents left pending in their run.json, a person's decision on each, and one
+ * agent's allowlist. Every write keeps unknown keys; a run.json that cannot be read is reported and never
+ * overwritten (CONFIG_PARSE naming it).
+ */
+export interface CommandApprovalsApi {
+  /** Every agent's pending requests (command line, folder, reason, when, how often) and the unreadable run.json files. */
+  list(): CommandRequests;
+  /**
+   * Approve once (the next run of exactly that line), always (the exact line), `prefix` (the command with its first
+   * argument and any further ones), or reject (the agent's next run of it gets the rejection text). `notFound` when
+   * the request is no longer pending.
+   */
+  decide(agentId: string, request: { command: string; args: string[] }, decision: CommandDecision): Promise<DecisionOutcome>;
+  /** One agent's run.json: state (missing / ok / broken with why), allow, deny, once, pending, timeout. */
+  readPolicy(agentId: string): RunPolicyView;
+  /** Saves one agent's allow and deny patterns and timeout (patterns checked); answers the re-read file. */
+  writePolicy(agentId: string, edit: RunPolicyEdit): Promise<RunPolicyView>;
 }
 
 /**
@@ -133,6 +191,10 @@ export interface HostApi {
   readonly events: HostEvents;
   /** The village's files as the design screens edit them. */
   readonly village: VillageEdits;
+  /** Agent files and the Ordinance as text. */
+  readonly files: VillageFilesApi;
+  /** Command approvals and run.json allowlists. */
+  readonly approvals: CommandApprovalsApi;
   /** The MCP door. */
   readonly door: DoorApi;
   /** The village's diagnostic log (`workspace/fuseforks.log`): counts and codes, never bodies or secrets. */
@@ -147,6 +209,8 @@ export interface HostApi {
   messages(last?: number): AgentMessage[];
   /** MCP servers: the shared ones, plus `agentId`'s own when given (connected, tools, last error). */
   mcpStatus(agentId?: string): McpServerStatus[];
+  /** Reconnects the shared MCP servers after their mcp.json changed; answers their status (agents see new tool lists from their next start). */
+  reloadSharedMcp(): Promise<McpServerStatus[]>;
   /** Starts `ids` in parallel; nothing when `signal` is already aborted; rejects with the first start error. */
   startSet(ids: readonly string[], signal?: AbortSignal): Promise<string[]>;
   /** ALREADY_RUNNING, AGENT_NOT_FOUND. */

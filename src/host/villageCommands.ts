@@ -19,11 +19,15 @@ import type { VillagePaths } from '../core/village/paths.js';
 import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
 import type { World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
-import * as approvals from './commands/commandApprovals.js';
+import { CommandApprovals, type CommandRequests } from './commands/commandApprovals.js';
+import { testConnection, type ConnectionTestResult } from './commands/connectionTest.js';
 import { dropStaleApproval, requireProbe, requireProbeShelf, requireSchedule, scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
 import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
+import * as roles from './commands/roleEdits.js';
+import { applyVillageSettings } from './commands/villageSettings.js';
 import * as village from './commands/villageEdits.js';
 import type { VillageEdits } from './hostApi.js';
+import { VillageFiles } from './villageFiles.js';
 
 export type { ScheduleView } from './commands/probeShelf.js';
 export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from './commands/commandApprovals.js';
@@ -66,17 +70,24 @@ export interface VillageState {
   worldReadOnly: string | null;
   sessions: { current: string | null; list: SessionMeta[] };
   /** `run` requests waiting for a person (the approvals badge and list), and run.json files that cannot be read. */
-  commandRequests: approvals.CommandRequests;
+  commandRequests: CommandRequests;
 }
 
 /** The command surface (the host's edit engine behind `HostApi.village`); create with `open` or `fromDocument`. */
 export class VillageCommands implements VillageEdits {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Agent files and the Ordinance (`HostApi.files`). */
+  readonly files: VillageFiles;
+  /** Command approvals and run.json allowlists (`HostApi.approvals`). */
+  readonly approvals: CommandApprovals;
 
   private constructor(
     private readonly ports: VillagePorts,
     private doc: WorldDocument,
-  ) {}
+  ) {
+    this.files = new VillageFiles({ paths: ports.paths, world: () => this.doc.world });
+    this.approvals = new CommandApprovals(ports.paths, () => this.doc.world);
+  }
 
   /** Reads world.json (the host already bootstrapped it) and hands the world to the supervisor. */
   static async open(ports: VillagePorts): Promise<VillageCommands> {
@@ -105,7 +116,7 @@ export class VillageCommands implements VillageEdits {
       schedulesBlocked: blocked === null ? null : `${blocked.file}:${blocked.line}:${blocked.column} ${blocked.reason}`,
       worldReadOnly: this.doc.readOnly?.message ?? null,
       sessions: { current: s?.currentId() ?? null, list: s?.store?.list() ?? [] },
-      commandRequests: approvals.listCommandRequests(this.ports.paths, world),
+      commandRequests: this.approvals.list(),
     };
   }
 
@@ -114,11 +125,17 @@ export class VillageCommands implements VillageEdits {
   /** Adds a servant; answers the state and the new id. */
   async createAgent(input: agents.NewAgentInput): Promise<{ state: VillageState; id: string }> {
     let id = '';
-    const state = await this.edit((w) => {
+    let state = await this.edit((w) => {
       const made = agents.createAgent(w, input);
       id = made.id;
       return made.world;
     });
+    // A role's Construct text is the new servant's Construct.md, as in the original.
+    const construct = input.roleId == null ? '' : (state.world.roles.find((r) => r.id === input.roleId)?.defaults.construct ?? '');
+    if (construct !== '') {
+      await this.files.writeAgentFile(id, 'construct', construct);
+      state = this.state();
+    }
     return { state, id };
   }
 
@@ -175,6 +192,38 @@ export class VillageCommands implements VillageEdits {
   /** Removes a group (its servants become ungrouped). */
   removeGroup(id: string): Promise<VillageState> {
     return this.edit((w) => village.removeGroup(w, id));
+  }
+
+  // ---- roles and settings ---------------------------------------------------------------------------------------
+
+  /** Adds or changes a role (its id is fixed once made). */
+  upsertRole(role: unknown): Promise<VillageState> {
+    return this.edit((w) => roles.upsertRole(w, role));
+  }
+
+  /** Deletes a role; its servants keep working without one. */
+  removeRole(id: string): Promise<VillageState> {
+    return this.edit((w) => roles.removeRole(w, id));
+  }
+
+  /** Gives a servant a role (or none); a role's Construct text replaces the servant's Construct.md (as the original). */
+  applyRole(agentId: string, roleId: string | null): Promise<VillageState> {
+    return this.serial(async () => {
+      const next = roles.setAgentRole(this.doc.world, agentId, roleId);
+      await this.save(next);
+      if (roleId !== null) await this.files.writeAgentFile(agentId, 'construct', roles.requireRole(next, roleId).defaults.construct);
+      return this.state();
+    });
+  }
+
+  /** Your name, language, token budget, askTimeoutSecs, maxHops, external name (only the fields given). */
+  updateSettings(input: unknown): Promise<VillageState> {
+    return this.edit((w) => applyVillageSettings(w, input));
+  }
+
+  /** One tiny request with the template as given (its key from this village's store): the reply or the failure. */
+  testConnection(template: unknown): Promise<ConnectionTestResult> {
+    return testConnection(template, this.ports.secrets);
   }
 
   // ---- model templates and keys ----------------------------------------------------------------------------
@@ -285,34 +334,6 @@ export class VillageCommands implements VillageEdits {
       await approvals.revoke(probeKey(requireProbe(this.ports.schedules, id), villageId));
       return this.state();
     });
-  }
-
-  // ---- command approvals (agents/{id}/run.json) ----------------------------------------------------------------
-
-  /** Every agent's pending `run` requests, and the run.json files that cannot be read. */
-  listCommandRequests(): approvals.CommandRequests {
-    return approvals.listCommandRequests(this.ports.paths, this.doc.world);
-  }
-
-  /**
-   * A person's decision on one pending request: approve once, always (exact line), for its prefix, or reject.
-   * `notFound` when it is no longer pending; CONFIG_PARSE (file untouched) when that run.json is broken.
-   */
-  decideCommand(agentId: string, request: { command: unknown; args: unknown }, decision: approvals.CommandDecision): Promise<{ outcome: approvals.DecisionOutcome; state: VillageState }> {
-    return this.serial(async () => {
-      const outcome = await approvals.decideCommand(this.ports.paths, this.doc.world, agentId, request, decision);
-      return { outcome, state: this.state() };
-    });
-  }
-
-  /** One agent's run.json for the allowlist editor (state, lists, timeout, pending). */
-  readRunPolicy(agentId: string): approvals.RunPolicyView {
-    return approvals.readRunPolicyView(this.ports.paths, this.doc.world, agentId);
-  }
-
-  /** Saves one agent's allow / deny lists and timeout (patterns checked; unknown keys and pending kept). */
-  writeRunPolicy(agentId: string, edit: unknown): Promise<approvals.RunPolicyView> {
-    return this.serial(() => approvals.writeRunPolicyLists(this.ports.paths, this.doc.world, agentId, edit));
   }
 
   // ---- shared MCP and conversations ------------------------------------------------------------------------

@@ -53,7 +53,7 @@ describe('command approvals through the village commands', () => {
   it('lists every agent\'s pending requests with where and why, in the state as well', () => {
     writeRun('alice', { pending: [pending('make', ['all'], 5, { cwd: '/w', reason: 'build it' })] });
     writeRun('bob', { pending: [pending('curl', ['x'], 3)] });
-    const list = vc.listCommandRequests();
+    const list = vc.approvals.list();
     expect(list.broken).toEqual([]);
     expect(list.requests.map((r) => [r.agentId, r.line, r.cwd ?? null, r.reason ?? null])).toEqual([
       ['alice', 'make all', '/w', 'build it'],
@@ -69,9 +69,8 @@ describe('command approvals through the village commands', () => {
     ['reject', 'denied'],
   ] as const)('%s is written to that agent\'s run.json, keeping unknown keys', async (decision, outcome) => {
     writeRun('alice', { version: 1, pending: [pending('make', ['all'], 5)], comment: 'hand-written', future: { x: 1 } });
-    const answer = await vc.decideCommand('alice', { command: 'make', args: ['all'] }, decision);
-    expect(answer.outcome).toBe('applied');
-    expect(answer.state.commandRequests.requests).toEqual([]);
+    expect(await vc.approvals.decide('alice', { command: 'make', args: ['all'] }, decision)).toBe('applied');
+    expect(vc.state().commandRequests.requests).toEqual([]);
     const file = readRun('alice');
     expect(file).toMatchObject({ comment: 'hand-written', future: { x: 1 }, pending: [] });
     expect(decide(parseRunPolicy(JSON.stringify(file)).policy, 'make', ['all'])).toBe(outcome);
@@ -80,8 +79,7 @@ describe('command approvals through the village commands', () => {
   it('a request decided elsewhere is notFound and nothing changes', async () => {
     writeRun('alice', { pending: [pending('make', ['all'], 5)] });
     const before = readFileSync(runJson('alice'), 'utf8');
-    const answer = await vc.decideCommand('alice', { command: 'make', args: ['other'] }, 'always');
-    expect(answer.outcome).toBe('notFound');
+    expect(await vc.approvals.decide('alice', { command: 'make', args: ['other'] }, 'always')).toBe('notFound');
     expect(JSON.parse(readFileSync(runJson('alice'), 'utf8'))).toEqual(JSON.parse(before));
   });
 
@@ -89,32 +87,32 @@ describe('command approvals through the village commands', () => {
     const broken = '{ "allow": ["ls", }\n';
     writeRun('alice', broken);
     writeRun('bob', { pending: [pending('curl', ['x'], 3)] });
-    const list = vc.listCommandRequests();
+    const list = vc.approvals.list();
     expect(list.broken).toEqual([expect.objectContaining({ agentId: 'alice', file: runJson('alice'), reason: expect.stringMatching(/not valid JSON/) })]);
     expect(list.requests.map((r) => r.agentId)).toEqual(['bob']);
-    expect(await codeOf(vc.decideCommand('alice', { command: 'ls', args: [] }, 'always'))).toBe('CONFIG_PARSE');
-    expect(await codeOf(vc.writeRunPolicy('alice', { allow: ['ls'], deny: [], timeoutSecs: 60 }))).toBe('CONFIG_PARSE');
-    expect(vc.readRunPolicy('alice')).toMatchObject({ state: 'broken', broken: expect.stringMatching(/not valid JSON/) });
+    expect(await codeOf(vc.approvals.decide('alice', { command: 'ls', args: [] }, 'always'))).toBe('CONFIG_PARSE');
+    expect(await codeOf(vc.approvals.writePolicy('alice', { allow: ['ls'], deny: [], timeoutSecs: 60 }))).toBe('CONFIG_PARSE');
+    expect(vc.approvals.readPolicy('alice')).toMatchObject({ state: 'broken', broken: expect.stringMatching(/not valid JSON/) });
     // Saving elsewhere (another agent's file, the world) never touches it.
-    await vc.decideCommand('bob', { command: 'curl', args: ['x'] }, 'reject');
+    await vc.approvals.decide('bob', { command: 'curl', args: ['x'] }, 'reject');
     await vc.createAgent({ name: 'Carol' });
     expect(readFileSync(runJson('alice'), 'utf8')).toBe(broken);
   });
 
   it('the allowlist editor saves the lists and timeout, keeps pending and unknown keys, refuses bad patterns', async () => {
     writeRun('bob', { pending: [pending('curl', ['x'], 3)], extra: 'kept' });
-    const view = await vc.writeRunPolicy('bob', { allow: [' git   status ', 'npm test *', 'git status'], deny: ['rm *'], timeoutSecs: 99999 });
+    const view = await vc.approvals.writePolicy('bob', { allow: [' git   status ', 'npm test *', 'git status'], deny: ['rm *'], timeoutSecs: 99999 });
     expect(view).toMatchObject({ state: 'ok', allow: ['git status', 'npm test *'], deny: ['rm *'], timeoutSecs: 3600 });
     expect(readRun('bob')).toMatchObject({ extra: 'kept', pending: [{ command: 'curl' }], allow: ['git status', 'npm test *'] });
-    expect(await codeOf(vc.writeRunPolicy('bob', { allow: ['/bin/rm *'], deny: [], timeoutSecs: 60 }))).toBe('INVALID_REQUEST');
-    expect(await codeOf(vc.writeRunPolicy('bob', { allow: ['*'], deny: [], timeoutSecs: 60 }))).toBe('INVALID_REQUEST');
-    expect(await codeOf(vc.writeRunPolicy('nobody', { allow: [], deny: [], timeoutSecs: 60 }))).toBe('AGENT_NOT_FOUND');
-    expect(await codeOf(vc.decideCommand('bob', { command: 'curl', args: ['x'] }, 'sometimes' as never))).toBe('INVALID_REQUEST');
+    expect(await codeOf(vc.approvals.writePolicy('bob', { allow: ['/bin/rm *'], deny: [], timeoutSecs: 60 }))).toBe('INVALID_REQUEST');
+    expect(await codeOf(vc.approvals.writePolicy('bob', { allow: ['*'], deny: [], timeoutSecs: 60 }))).toBe('INVALID_REQUEST');
+    expect(await codeOf(vc.approvals.writePolicy('nobody', { allow: [], deny: [], timeoutSecs: 60 }))).toBe('AGENT_NOT_FOUND');
+    expect(await codeOf(vc.approvals.decide('bob', { command: 'curl', args: ['x'] }, 'sometimes' as never))).toBe('INVALID_REQUEST');
   });
 
   it('a missing run.json reads as nothing allowed and the editor creates it', async () => {
-    expect(vc.readRunPolicy('alice')).toMatchObject({ state: 'missing', allow: [], timeoutSecs: 60 });
-    await vc.writeRunPolicy('alice', { allow: ['ls'], deny: [], timeoutSecs: 30 });
+    expect(vc.approvals.readPolicy('alice')).toMatchObject({ state: 'missing', allow: [], timeoutSecs: 60 });
+    await vc.approvals.writePolicy('alice', { allow: ['ls'], deny: [], timeoutSecs: 30 });
     expect(readRun('alice')).toMatchObject({ version: 1, allow: ['ls'], timeoutSecs: 30 });
   });
 });

@@ -3,54 +3,16 @@
  * `GuiState` (reference gui.md §1.3: the client never patches its view with an assumed value). Bodies are
  * checked here only for shape; the village commands do the domain validation.
  */
-import { FuseforksError } from '../../core/errors.js';
 import type { NewSchedule, SchedulePatch } from '../../core/schedules/scheduleStore.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
+import { DESIGN_ROUTES } from './designRoutes.js';
 import type { GuiVillage } from './guiVillage.js';
+import { badField, ID, num, optStr, SID, str, strList, UUID, type Body, type Route } from './routeFields.js';
 
-/** A JSON body, already parsed (an object; anything else is refused before the handler). */
-export type Body = Record<string, unknown>;
-
-/** One API route: method, path pattern (named groups = params), handler. */
-interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  pattern: RegExp;
-  handle(v: GuiVillage, params: Record<string, string>, body: Body): unknown;
-  /** Largest body this route accepts (bytes); default MAX_BODY_BYTES of the server. */
-  maxBody?: number;
-}
+export type { Body } from './routeFields.js';
 
 /** Body cap of POST /api/messages (bytes): the largest attachment (12 MiB video) in base64, plus the text. */
 export const MAX_MESSAGE_BODY_BYTES = 17 * 1024 * 1024;
-
-const ID = '(?<id>[A-Za-z0-9_-]{1,64})';
-const SID = '(?<id>[A-Za-z0-9_-]{1,80})';
-const UUID = '(?<id>[0-9a-fA-F-]{36})';
-
-function str(body: Body, key: string): string {
-  const value = body[key];
-  if (typeof value !== 'string') throw badField(key, 'a string');
-  return value;
-}
-
-function num(body: Body, key: string): number {
-  const value = body[key];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw badField(key, 'a number');
-  return value;
-}
-
-function strList(body: Body, key: string): string[] {
-  const value = body[key];
-  if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw badField(key, 'a list of strings');
-  return value;
-}
-
-function optStr(body: Body, key: string): string | null {
-  const value = body[key];
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'string') throw badField(key, 'a string or null');
-  return value;
-}
 
 /** `attachments: [{fileName, data}]` of a message (absent = none); the host checks the files themselves. */
 function uploads(body: Body): AttachmentUpload[] {
@@ -59,13 +21,6 @@ function uploads(body: Body): AttachmentUpload[] {
   const ok = Array.isArray(value) && value.every((a) => typeof a === 'object' && a !== null && typeof (a as Body).fileName === 'string' && typeof (a as Body).data === 'string');
   if (!ok) throw badField('attachments', 'a list of {fileName, data} objects');
   return (value as Body[]).map((a) => ({ fileName: a.fileName as string, data: a.data as string }));
-}
-
-function badField(key: string, what: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `The request field "${key}" must be ${what}.`, {
-    fix: 'Reload the page; the client and the server disagree about this request.',
-    details: { field: key },
-  });
 }
 
 const ROUTES: Route[] = [
@@ -170,6 +125,8 @@ const ROUTES: Route[] = [
     handle: async (v, p, b) => ({ ...v.state(), createdId: (await v.commands.forkSession(p.id!, num(b, 'atSeq'))).id }),
   },
   { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/export$`), handle: (v, p) => v.commands.exportSession(p.id!) },
+  // agent files, approvals, roles, Ordinance, settings, MCP status, connection test (designRoutes.ts)
+  ...DESIGN_ROUTES,
 ];
 
 /** The route for a method and path, with its params; null when none matches. */

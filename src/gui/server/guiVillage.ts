@@ -5,10 +5,11 @@
  */
 import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
+import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS } from '../../core/tools/registry.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { HostApi, SummarizeReport, VillageEdits, VillageState } from '../../host/hostApi.js';
+import type { CommandApprovalsApi, HostApi, McpServerStatus, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -19,6 +20,8 @@ export interface GuiState extends VillageState {
   /** Waves of `planReview` servants held for the person (oldest plan first), tasks in full. */
   planReviews: PlanReviewRequest[];
   appVersion: string;
+  /** The bundled tools an agent may be given, and the set a `null` enabledTools means. */
+  tools: { bundled: string[]; defaults: string[] };
 }
 
 /**
@@ -46,9 +49,25 @@ export class GuiVillage {
     return this.host.village;
   }
 
+  /** Agent files and the Ordinance (the inspector's and the Ordinance editors). */
+  get files(): VillageFilesApi {
+    return this.host.files;
+  }
+
+  /** Command approvals and run.json allowlists. */
+  get approvals(): CommandApprovalsApi {
+    return this.host.approvals;
+  }
+
   /** Current state with the message tail. */
   state(): GuiState {
-    return { ...this.commands.state(), messages: this.messages(), planReviews: this.host.pendingPlanReviews(), appVersion: this.appVersion };
+    return {
+      ...this.commands.state(),
+      messages: this.messages(),
+      planReviews: this.host.pendingPlanReviews(),
+      appVersion: this.appVersion,
+      tools: { bundled: [...BUNDLED_TOOL_NAMES], defaults: [...DEFAULT_ENABLED_TOOLS] },
+    };
   }
 
   /** A new, empty conversation; the chat starts empty. */
@@ -81,6 +100,17 @@ export class GuiVillage {
   resolvePlanReview(planId: number, approved: boolean, note: string | null): GuiState {
     this.host.resolvePlanReview(planId, approved, note);
     return this.state();
+  }
+
+  /** MCP servers: the shared ones, or with an id that servant's own (connected, tools, the failure reason). */
+  mcpStatus(agentId?: string): McpServerStatus[] {
+    const all = this.host.mcpStatus(agentId);
+    return agentId === undefined ? all : all.filter((s) => s.agentId === agentId);
+  }
+
+  /** Reconnects the shared MCP servers (after the shared mcp.json was saved); answers their status. */
+  reloadSharedMcp(): Promise<McpServerStatus[]> {
+    return this.host.reloadSharedMcp();
   }
 
   /** Subscribes to the CoreEvent stream. */

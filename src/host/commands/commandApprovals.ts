@@ -124,3 +124,39 @@ function brokenFile(paths: VillagePaths, agentId: string, reason: string): Fusef
     details: { file, reason },
   });
 }
+
+/** The approvals facet of the host (`HostApi.approvals`) over a village's paths and its current world. */
+export class CommandApprovals {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly paths: VillagePaths,
+    private readonly world: () => World,
+  ) {}
+
+  /** Every agent's pending requests and the run.json files that cannot be read. */
+  list(): CommandRequests {
+    return listCommandRequests(this.paths, this.world());
+  }
+
+  /** A person's decision on one pending request (decisions and writes run one at a time). */
+  decide(agentId: string, request: { command: unknown; args: unknown }, decision: CommandDecision): Promise<DecisionOutcome> {
+    return this.serial(() => decideCommand(this.paths, this.world(), agentId, request, decision));
+  }
+
+  /** One agent's run.json for the allowlist editor. */
+  readPolicy(agentId: string): RunPolicyView {
+    return readRunPolicyView(this.paths, this.world(), agentId);
+  }
+
+  /** Saves one agent's allow / deny lists and timeout. */
+  writePolicy(agentId: string, edit: unknown): Promise<RunPolicyView> {
+    return this.serial(() => writeRunPolicyLists(this.paths, this.world(), agentId, edit));
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -7,10 +7,11 @@ function state(n: number, agents: string[] = ['a']): GuiState {
   return {
     world: {
       agents: agents.map((id, order) => ({ id, name: id, modelTemplateId: 't', ragSources: [], connectedAgents: [], order, workDir: null, maxToolIterations: null, enabledTools: null, hearsRoomLog: true, allowHandoff: true, batchStart: true, roleId: null, groupId: null, hidden: false, planReview: false })),
-      groups: [], modelTemplates: [], roles: [], topologyPositions: {}, language: 'en', reception: null, externalName: `read-${n}`,
+      groups: [], modelTemplates: [], roles: [], topologyPositions: {}, language: 'en', reception: null, externalName: `read-${n}`, userName: null, tokenBudget: null, askTimeoutSecs: 600, maxHops: 8,
     },
     statuses: agents.map((agentId) => ({ agentId, status: 'idle' as const })),
     hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], planReviews: [], appVersion: '0',
+    commandRequests: { requests: [], broken: [] }, tools: { bundled: [], defaults: [] },
   };
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { request, ROOT } from './guiChild.js';
+import { request, ROOT, waitBoot } from './guiChild.js';
 
 /** Debian's Chromium; the browser suites skip (with this reason) when it is absent. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -101,18 +101,34 @@ export async function openGui(page: Page, url: string, lang: 'en' | 'ja' = 'en')
   await ready(page);
 }
 
-/** Polls `check` (every 50 ms, up to 30 s: a busy machine is slow, never wrong) and asserts it came true. */
+/**
+ * Polls `check` (every 50 ms, up to 30 s: a busy machine is slow, never wrong) and asserts it came true. A check
+ * that throws (a file not written yet) counts as not yet.
+ */
 export async function until(check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  const attempt = async (): Promise<boolean> => {
+    try {
+      return await check();
+    } catch {
+      return false;
+    }
+  };
   for (let i = 0; i < 600; i += 1) {
-    if (await check()) return;
+    if (await attempt()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   expect(await check(), what).toBe(true);
 }
 
-/** A JSON call to a GUI's API with its launch token (status 200 expected unless `status` says otherwise). */
+/**
+ * A JSON call to a GUI's API with its launch token (status 200 expected unless `status` says otherwise). The
+ * first call waits until the village has booted.
+ */
 export function guiApi(gui: { port: number; token: string }) {
+  let booted: Promise<unknown> | null = null;
   return async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, status = 200): Promise<T> => {
+    booted ??= waitBoot(gui.port, gui.token);
+    await booted;
     const res = await request(gui.port, method, path, { headers: { 'x-fuseforks-token': gui.token, origin: `http://127.0.0.1:${gui.port}` }, body });
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
     return res.body as T;
@@ -142,3 +158,9 @@ export const PAGE_CHECKS = {
   /** The focused element's test id and tag. */
   focused: `(() => { const el = document.activeElement; return el ? (el.getAttribute('data-testid') ?? '') + '|' + el.tagName.toLowerCase() : ''; })()`,
 };
+
+/** Closes every toast (screenshots for the docs show the screen, not the last save's notice). */
+export async function clearToasts(page: Page): Promise<void> {
+  for (const close of await page.locator('.toast button').all()) await close.click().catch(() => undefined);
+  await page.waitForSelector('.toast', { state: 'detached' });
+}

@@ -9,9 +9,10 @@ import type { PlanReviewRequest } from '../../../core/turn/ports.js';
 import type { Recurrence, ScheduleProbe, ScheduleView, Weekday } from '../../../core/schedules/types.js';
 import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
 import type { SummarizeReport } from '../../../core/summaries/summaryReport.js';
-import type { AgentSpec, Group, ModelTemplate as CoreModelTemplate } from '../../../core/world/types.js';
+import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelTemplate, RoleColor } from '../../../core/world/types.js';
+import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 
-export type { AgentMessage, AgentSpec, AgentStatus, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, ScheduleProbe, SessionMeta, SummarizeReport, Weekday };
+export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, SummarizeReport, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
@@ -26,11 +27,16 @@ export interface World {
   agents: AgentSpec[];
   groups: Group[];
   modelTemplates: ModelTemplate[];
-  roles: Array<{ id: string; name: string }>;
+  roles: AgentRole[];
   topologyPositions: Record<string, { x: number; y: number }>;
-  language: 'ja' | 'en';
+  language: Language;
   reception: string | null;
   externalName: string | null;
+  userName: string | null;
+  /** Effective tokens per request; null = no ceiling. */
+  tokenBudget: number | null;
+  askTimeoutSecs: number;
+  maxHops: number;
 }
 
 /** One schedule, with its pre-check approval on this machine (the host's view). */
@@ -53,6 +59,28 @@ export interface GuiState {
   createdId?: string;
   /** The answer of "summarize and continue" (POST /api/sessions/summarize) only. */
   summary?: SummarizeReport;
+  /** `run` requests waiting for a person, and run.json files that cannot be read. */
+  commandRequests: CommandRequests;
+  /** Bundled tools, and the set `enabledTools: null` means. */
+  tools: { bundled: string[]; defaults: string[] };
+}
+
+/** One file of an agent as its editor shows it. */
+export interface AgentFileView {
+  agentId: string;
+  kind: 'skill' | 'memory' | 'construct' | 'mcp' | 'run';
+  file: string;
+  text: string;
+  problem: string | null;
+}
+
+/** One MCP server's live status. */
+export interface McpServerStatus {
+  name: string;
+  agentId: string | null;
+  connected: boolean;
+  tools: string[];
+  error?: string;
 }
 
 /** A held plan wave (issue 8), tasks in full. */

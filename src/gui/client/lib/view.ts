@@ -123,7 +123,8 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
     case 'toolInvoked':
       view.lines.push({ id: `l${(lineSeq += 1)}`, kind: 'tool', agentId: event.agentId, text: event.tool, ok: event.ok, tsMs: nowMs });
       if (view.lines.length > MESSAGE_CAP) view.lines.splice(0, view.lines.length - MESSAGE_CAP);
-      return { refresh: false };
+      // A `run` may have queued a command request: re-read so the approvals badge shows it.
+      return { refresh: event.tool === 'run' };
     case 'agentFailed':
       view.lastError[event.agentId] = `${event.error.code}: ${event.error.message}`;
       return { refresh: false, toast: { level: 'error', key: 'toast.agentFailed', params: { agent: event.agentId, message: event.error.message } } };

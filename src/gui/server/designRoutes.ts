@@ -1,0 +1,75 @@
+/**
+ * The design screens' routes (agent inspector files, command approvals, roles, Ordinance, village settings, MCP
+ * status, template connection test). Mutations of world.json answer the re-read `GuiState`; file editors answer
+ * the re-read file; nothing is answered with an assumed value.
+ */
+import { COMMAND_DECISIONS, type CommandDecision } from '../../core/tools/runApprovals.js';
+import type { EditableAgentFile } from '../../host/hostApi.js';
+import { badField, ID, optStr, str, strList, type Body, type Route } from './routeFields.js';
+
+const KIND = '(?<kind>skill|memory|construct|mcp|run)';
+
+/** The text of a file save and, when the editor sends it, the text it started from. */
+function fileText(body: Body): { text: string; base?: string } {
+  const base = optStr(body, 'base');
+  return { text: str(body, 'text'), ...(base === null ? {} : { base }) };
+}
+
+function decision(body: Body): CommandDecision {
+  const value = body['decision'];
+  if (typeof value === 'string' && (COMMAND_DECISIONS as readonly string[]).includes(value)) return value as CommandDecision;
+  throw badField('decision', `one of ${COMMAND_DECISIONS.join(', ')}`);
+}
+
+/** Routes of the design screens. */
+export const DESIGN_ROUTES: Route[] = [
+  // agent files (inspector editors)
+  { method: 'GET', pattern: new RegExp(`^/api/agents/${ID}/files/${KIND}$`), handle: (v, p) => v.files.readAgentFile(p.id!, p.kind as EditableAgentFile) },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^/api/agents/${ID}/files/${KIND}$`),
+    handle: (v, p, b) => {
+      const { text, base } = fileText(b);
+      return v.files.writeAgentFile(p.id!, p.kind as EditableAgentFile, text, base);
+    },
+  },
+  // command approvals: the list is part of every state; a decision answers the outcome with the re-read state
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/api/approvals/${ID}$`),
+    handle: async (v, p, b) => {
+      const outcome = await v.approvals.decide(p.id!, { command: str(b, 'command'), args: strList(b, 'args') }, decision(b));
+      return { ...v.state(), outcome };
+    },
+  },
+  { method: 'GET', pattern: new RegExp(`^/api/agents/${ID}/run-policy$`), handle: (v, p) => v.approvals.readPolicy(p.id!) },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^/api/agents/${ID}/run-policy$`),
+    handle: (v, p, b) => {
+      if (typeof b['timeoutSecs'] !== 'number') throw badField('timeoutSecs', 'a number of seconds');
+      return v.approvals.writePolicy(p.id!, { allow: strList(b, 'allow'), deny: strList(b, 'deny'), timeoutSecs: b['timeoutSecs'] });
+    },
+  },
+  // roles: create / edit / delete; apply to a servant (copies the role's Construct text)
+  { method: 'PUT', pattern: /^\/api\/roles$/, handle: async (v, _p, b) => (await v.commands.upsertRole(b['role']), v.state()) },
+  { method: 'DELETE', pattern: new RegExp(`^/api/roles/${ID}$`), handle: async (v, p) => (await v.commands.removeRole(p.id!), v.state()) },
+  { method: 'PUT', pattern: new RegExp(`^/api/agents/${ID}/role$`), handle: async (v, p, b) => (await v.commands.applyRole(p.id!, optStr(b, 'roleId')), v.state()) },
+  // village
+  { method: 'GET', pattern: /^\/api\/ordinance$/, handle: (v) => v.files.readOrdinance() },
+  {
+    method: 'PUT',
+    pattern: /^\/api\/ordinance$/,
+    handle: (v, _p, b) => {
+      const { text, base } = fileText(b);
+      return v.files.writeOrdinance(text, base);
+    },
+  },
+  { method: 'PUT', pattern: /^\/api\/settings$/, handle: async (v, _p, b) => (await v.commands.updateSettings(b), v.state()) },
+  // MCP: live status (shared, plus one servant's own) and reconnecting the shared servers after a save
+  { method: 'GET', pattern: /^\/api\/mcp\/status$/, handle: (v) => v.mcpStatus() },
+  { method: 'GET', pattern: new RegExp(`^/api/agents/${ID}/mcp-status$`), handle: (v, p) => v.mcpStatus(p.id!) },
+  { method: 'POST', pattern: /^\/api\/mcp\/reload$/, handle: (v) => v.reloadSharedMcp() },
+  // model templates: one tiny request through the real backend
+  { method: 'POST', pattern: /^\/api\/templates\/test$/, handle: (v, _p, b) => v.commands.testConnection(b['template']) },
+];

@@ -1,0 +1,87 @@
+/**
+ * One agent's files as text for the inspector's editors: SKILL.md (instructions), Memory.md, Construct.md, and the
+ * raw mcp.json and run.json. Reads say when a JSON file cannot be used; writes check JSON files with the same
+ * parsers the runtime uses (a text the village could not load is refused and the file stays as it was), are
+ * atomic, and refuse a text edited over an older version of the file (an agent may `remember` meanwhile).
+ */
+import { mkdir } from 'node:fs/promises';
+import { FuseforksError, isFuseforksError } from '../../core/errors.js';
+import { parseRunPolicy } from '../../core/tools/runPolicy.js';
+import { writeFileAtomic } from '../../core/village/atomicWrite.js';
+import type { VillagePaths } from '../../core/village/paths.js';
+import { readTextOrEmpty } from '../../core/village/promptFiles.js';
+import type { World } from '../../core/world/types.js';
+import { parseMcpConfig } from '../mcp/mcpConfig.js';
+import { requireAgent } from './agentEdits.js';
+
+/** The files the inspector edits. */
+export const EDITABLE_AGENT_FILES = ['skill', 'memory', 'construct', 'mcp', 'run'] as const;
+export type EditableAgentFile = (typeof EDITABLE_AGENT_FILES)[number];
+
+/** One file as the editor shows it. */
+export interface AgentFileView {
+  agentId: string;
+  kind: EditableAgentFile;
+  /** Absolute path (shown so a person can find it). */
+  file: string;
+  /** Current text ("" when the file does not exist). */
+  text: string;
+  /** Why a JSON file cannot be used as it is (the runtime reads it as empty); null when fine or not JSON. */
+  problem: string | null;
+}
+
+/** Reads one agent file. */
+export async function readAgentFile(paths: VillagePaths, world: World, agentId: string, kind: unknown): Promise<AgentFileView> {
+  const k = checkKind(kind);
+  requireAgent(world, agentId);
+  const file = paths.agentFile(agentId, k);
+  const text = await readTextOrEmpty(file);
+  return { agentId, kind: k, file, text, problem: problemOf(k, text, file) };
+}
+
+/**
+ * Writes one agent file. `base` is the text the editor started from: when the file changed since, the write is
+ * refused so nobody overwrites what the agent (or another window) wrote meanwhile.
+ */
+export async function writeAgentFile(paths: VillagePaths, world: World, agentId: string, kind: unknown, text: unknown, base?: unknown): Promise<AgentFileView> {
+  const k = checkKind(kind);
+  requireAgent(world, agentId);
+  if (typeof text !== 'string') {
+    throw new FuseforksError('INVALID_REQUEST', 'The file text must be a string.', { fix: 'Reload the page and save again.', details: { field: 'text' } });
+  }
+  const file = paths.agentFile(agentId, k);
+  if (typeof base === 'string' && (await readTextOrEmpty(file)) !== base) {
+    throw new FuseforksError('INVALID_REQUEST', `${file} changed on disk since it was opened (the servant may have written to it).`, {
+      fix: 'Copy your edit, reload the file, then apply the edit again.',
+      agentId,
+      details: { field: 'base', file },
+    });
+  }
+  const problem = problemOf(k, text, file);
+  if (problem !== null) {
+    throw new FuseforksError('CONFIG_PARSE', `${file} is not saved: ${problem}`, { fix: 'Correct the JSON, then save again.', agentId, details: { file } });
+  }
+  await mkdir(paths.agent(agentId).dir, { recursive: true });
+  await writeFileAtomic(file, text);
+  return readAgentFile(paths, world, agentId, k);
+}
+
+function checkKind(kind: unknown): EditableAgentFile {
+  if (typeof kind === 'string' && (EDITABLE_AGENT_FILES as readonly string[]).includes(kind)) return kind as EditableAgentFile;
+  throw new FuseforksError('INVALID_REQUEST', `There is no agent file "${String(kind)}".`, {
+    fix: `Use one of ${EDITABLE_AGENT_FILES.join(', ')}.`,
+    details: { field: 'kind' },
+  });
+}
+
+/** What is wrong with a JSON file's text, in the runtime's own words; null for Markdown or a usable file. */
+function problemOf(kind: EditableAgentFile, text: string, file: string): string | null {
+  if (kind === 'run') return parseRunPolicy(text).broken;
+  if (kind !== 'mcp' || text.trim() === '') return null;
+  try {
+    parseMcpConfig(text, file);
+    return null;
+  } catch (error) {
+    return isFuseforksError(error) ? error.message : String(error);
+  }
+}

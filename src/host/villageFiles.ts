@@ -1,0 +1,77 @@
+/**
+ * The village's text files a design screen edits, apart from world.json (`HostApi.files`): each agent's SKILL.md /
+ * Memory.md / Construct.md / mcp.json / run.json and the village Ordinance.md. Every write is atomic, checks JSON
+ * with the runtime's own parsers and is refused over a file that changed since the editor read it. Writes run one
+ * at a time.
+ */
+import { FuseforksError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/village/atomicWrite.js';
+import type { VillagePaths } from '../core/village/paths.js';
+import { readOrdinance } from '../core/village/promptFiles.js';
+import type { World } from '../core/world/types.js';
+import { readAgentFile, writeAgentFile, type AgentFileView } from './commands/agentFiles.js';
+import type { VillageFilesApi } from './hostApi.js';
+
+export type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js';
+
+/** What the files need from the host. */
+export interface VillageFilesPorts {
+  paths: VillagePaths;
+  /** The current world (agent ids are checked against it). */
+  world(): World;
+}
+
+/** The Ordinance as the editor shows it. */
+export interface OrdinanceView {
+  file: string;
+  text: string;
+}
+
+/** Agent files and the Ordinance. */
+export class VillageFiles implements VillageFilesApi {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly ports: VillageFilesPorts) {}
+
+  // ---- agent files ----------------------------------------------------------------------------------------------
+
+  /** One agent file as text (JSON files say when they cannot be used). */
+  readAgentFile(agentId: string, kind: unknown): Promise<AgentFileView> {
+    return readAgentFile(this.ports.paths, this.ports.world(), agentId, kind);
+  }
+
+  /** Saves one agent file; refused when `base` no longer matches the disk or a JSON text would not load. */
+  writeAgentFile(agentId: string, kind: unknown, text: unknown, base?: unknown): Promise<AgentFileView> {
+    return this.serial(() => writeAgentFile(this.ports.paths, this.ports.world(), agentId, kind, text, base));
+  }
+
+  // ---- Ordinance --------------------------------------------------------------------------------------------------
+
+  /** The village rules placed at the top of every agent's system prompt. */
+  async readOrdinance(): Promise<OrdinanceView> {
+    return { file: this.ports.paths.ordinance, text: await readOrdinance(this.ports.paths) };
+  }
+
+  /** Saves Ordinance.md (applies from each agent's next turn); refused when `base` no longer matches the disk. */
+  writeOrdinance(text: unknown, base?: unknown): Promise<OrdinanceView> {
+    return this.serial(async () => {
+      if (typeof text !== 'string') {
+        throw new FuseforksError('INVALID_REQUEST', 'The Ordinance text must be a string.', { fix: 'Reload the page and save again.', details: { field: 'text' } });
+      }
+      if (typeof base === 'string' && (await readOrdinance(this.ports.paths)) !== base) {
+        throw new FuseforksError('INVALID_REQUEST', `${this.ports.paths.ordinance} changed on disk since it was opened.`, {
+          fix: 'Copy your edit, reload, then apply it again.',
+          details: { field: 'base', file: this.ports.paths.ordinance },
+        });
+      }
+      await writeFileAtomic(this.ports.paths.ordinance, text);
+      return this.readOrdinance();
+    });
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
