@@ -61,6 +61,11 @@ const DIALOGS: Array<[opener: string, dialog: string]> = [
   ['open-schedules', 'schedules-dialog'],
   ['open-mcp', 'mcp-dialog'],
   ['open-sessions', 'sessions-dialog'],
+  ['open-ordinance', 'ordinance-dialog'],
+  ['open-roles', 'roles-dialog'],
+  ['open-approvals', 'approvals-dialog'],
+  ['open-settings', 'settings-dialog'],
+  ['open-door', 'door-panel'],
 ];
 
 async function expectFocusIn(dialog: string): Promise<void> {

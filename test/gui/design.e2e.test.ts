@@ -1,7 +1,8 @@
 /**
  * Designing a village in the browser, on a fresh `fuseforks-cli init` village, in real Chromium: every design
  * dialog and panel is opened, a field in each is edited and saved, the page is reloaded and shows the value, and
- * the file on disk says the same (world.json, SKILL.md, Memory.md, Construct.md, Ordinance.md, run.json, mcp.json).
+ * the file on disk says the same (world.json, SKILL.md, Memory.md, Construct.md, Ordinance.md, run.json, mcp.json,
+ * schedules.json; the door's shelf mcp_server.json is door.e2e.test.ts).
  * A run.json broken by hand shows its error and stays byte-identical while everything else is saved. Any page
  * error or console.error fails the test it happened in. Screenshots of the inspector in en and ja.
  */
@@ -321,6 +322,50 @@ describe.skipIf(!HAS_CHROMIUM)('designing an init village in headless Chromium',
     await page.click(tid('template-test'));
     await page.waitForSelector(`${tid('template-test-result')}[data-ok="false"]:has-text("LLM_HTTP")`);
     await expect(page.textContent(tid('template-test-result'))).resolves.toContain('ECONNREFUSED');
+    // Saved, it is in world.json and still there after a reload.
+    await page.fill(tid('template-base-url'), stub.baseUrl);
+    await page.click(tid('template-save'));
+    await page.waitForSelector(tid('template-saved'));
     await closeDialog('templates-dialog');
+    expect((worldOnDisk().modelTemplates as Array<Record<string, unknown>>).find((m) => m.id === 'stub')).toMatchObject({ baseUrl: stub.baseUrl, model: 'stub-model', credential: 'not_required' });
+    await reload();
+    await page.click(tid('open-templates'));
+    await page.click(tid('template-item-stub'));
+    await expect(page.inputValue(tid('template-base-url'))).resolves.toBe(stub.baseUrl);
+    await closeDialog('templates-dialog');
+  }, 120_000);
+
+  it('schedules, groups and conversations: saved, on disk, and there after a reload', async () => {
+    await page.click(tid('open-schedules'));
+    await page.selectOption(tid('schedule-to'), 'archivist');
+    await page.selectOption(tid('schedule-kind'), 'daily');
+    await page.fill(tid('schedule-message'), 'Write the daily digest.');
+    await page.click(tid('schedule-add'));
+    await until(() => disk('schedules.json').includes('Write the daily digest.'), 'schedules.json saved');
+    await closeDialog('schedules-dialog');
+
+    await page.click(tid('open-village'));
+    await page.fill(tid('group-name'), 'Night shift');
+    await page.click(tid('group-add'));
+    await until(() => (worldOnDisk().groups as Array<{ name: string }>).some((g) => g.name === 'Night shift'), 'group saved');
+    await closeDialog('village-dialog');
+
+    await page.click(tid('open-sessions'));
+    const before = await page.locator('[data-testid^="session-open-"]').count();
+    await page.click(tid('sessions-new'));
+    await page.click(tid('confirm-ok'));
+    await until(async () => (await page.locator('[data-testid^="session-open-"]').count()) === before + 1, 'a new conversation is listed');
+    await closeDialog('sessions-dialog');
+
+    await reload();
+    await page.click(tid('open-schedules'));
+    await page.waitForSelector('td:has-text("Write the daily digest.")');
+    await closeDialog('schedules-dialog');
+    await page.click(tid('open-village'));
+    await page.waitForSelector(`${tid('group-night_shift')}`);
+    await closeDialog('village-dialog');
+    await page.click(tid('open-sessions'));
+    await expect(page.locator('[data-testid^="session-open-"]').count()).resolves.toBe(before + 1);
+    await closeDialog('sessions-dialog');
   }, 120_000);
 });

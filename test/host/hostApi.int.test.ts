@@ -42,10 +42,12 @@ describe('HostApi', () => {
   it('hands out no supervisor, worker or store: only the documented surface', async () => {
     const h = await boot(false);
     expect('supervisor' in h).toBe(false);
-    expect(Object.keys(h).sort()).toEqual(['dataDir', 'door', 'events', 'log', 'village']);
+    expect(Object.keys(h).sort()).toEqual(['approvals', 'dataDir', 'door', 'events', 'files', 'log', 'village']);
     expect(h.dataDir).toBe(dir);
     expect(h.agents().map((a) => [a.agentId, a.status])).toEqual([['front', 'idle'], ['helper', 'idle']]);
     expect(h.village.state().world.reception).toBe('front');
+    expect(h.approvals.list()).toEqual({ requests: [], broken: [] });
+    expect(await h.files.readAgentFile('front', 'skill')).toMatchObject({ agentId: 'front', kind: 'skill' });
     expect(h.listSessions().map((s) => s.id)).toContain(h.sessionId());
   }, 30_000);
 

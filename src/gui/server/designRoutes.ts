@@ -1,11 +1,11 @@
 /**
  * The design screens' routes (agent inspector files, command approvals, roles, Ordinance, village settings, MCP
- * status, template connection test). Mutations of world.json answer the re-read `GuiState`; file editors answer
+ * status, the door, template connection test). Mutations of world.json answer the re-read `GuiState`; file editors answer
  * the re-read file; nothing is answered with an assumed value.
  */
 import { COMMAND_DECISIONS, type CommandDecision } from '../../core/tools/runApprovals.js';
 import type { EditableAgentFile } from '../../host/hostApi.js';
-import { badField, ID, optStr, str, strList, type Body, type Route } from './routeFields.js';
+import { badField, ID, num, optStr, str, strList, type Body, type Route } from './routeFields.js';
 
 const KIND = '(?<kind>skill|memory|construct|mcp|run)';
 
@@ -70,6 +70,22 @@ export const DESIGN_ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/mcp\/status$/, handle: (v) => v.mcpStatus() },
   { method: 'GET', pattern: new RegExp(`^/api/agents/${ID}/mcp-status$`), handle: (v, p) => v.mcpStatus(p.id!) },
   { method: 'POST', pattern: /^\/api\/mcp\/reload$/, handle: (v) => v.reloadSharedMcp() },
+  // the door (MCP server on 127.0.0.1): state, on/off and port, the token (shown only when asked), rotation
+  { method: 'GET', pattern: /^\/api\/door$/, handle: (v) => v.door.status() },
+  {
+    method: 'PUT',
+    pattern: /^\/api\/door$/,
+    handle: async (v, _p, b) => {
+      if (b['port'] !== undefined) await v.door.setPort(num(b, 'port'));
+      if (b['enabled'] !== undefined) {
+        if (typeof b['enabled'] !== 'boolean') throw badField('enabled', 'true or false');
+        await v.door.setEnabled(b['enabled']);
+      }
+      return v.door.status();
+    },
+  },
+  { method: 'GET', pattern: /^\/api\/door\/token$/, handle: async (v) => ({ token: await v.door.token() }) },
+  { method: 'POST', pattern: /^\/api\/door\/token\/rotate$/, handle: async (v) => ({ token: await v.door.rotateToken() }) },
   // model templates: one tiny request through the real backend
   { method: 'POST', pattern: /^\/api\/templates\/test$/, handle: (v, _p, b) => v.commands.testConnection(b['template']) },
 ];

@@ -9,7 +9,7 @@ import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS } from '../../core/tools/regi
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { CommandApprovalsApi, HostApi, McpServerStatus, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
+import type { CommandApprovalsApi, DoorApi, HostApi, McpServerStatus, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -57,6 +57,11 @@ export class GuiVillage {
   /** Command approvals and run.json allowlists. */
   get approvals(): CommandApprovalsApi {
     return this.host.approvals;
+  }
+
+  /** The MCP door on this machine's shelf (opened and closed live by this GUI). */
+  get door(): DoorApi {
+    return this.host.door;
   }
 
   /** Current state with the message tail. */

@@ -94,3 +94,17 @@ export interface PlanReview {
 /** `/api/boot`. */
 export type BootStatus = { state: 'booting' } | { state: 'ready' } | { state: 'failed'; error: ErrorPayload };
 
+
+/** The door (MCP server on 127.0.0.1) as the host reports it; never carries the token. */
+export interface DoorView {
+  enabled: boolean;
+  listening: boolean;
+  port: number;
+  /** The last bind or read failure (a busy port, an unreadable mcp_server.json). */
+  lastError: string | null;
+  /** mcp_server.json cannot be read: the door stays closed and saves are refused. */
+  blocked: boolean;
+  hasToken: boolean;
+  /** This GUI opens and closes the door itself (false: the change applies at the next serve). */
+  live: boolean;
+}
