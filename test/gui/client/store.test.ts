@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStore, type Transport } from '../../../src/gui/client/lib/store.js';
 import type { CoreEvent, GuiState } from '../../../src/gui/client/lib/types.js';
-import { applyEvent, emptyView } from '../../../src/gui/client/lib/view.js';
+import { adoptState, applyEvent, emptyView } from '../../../src/gui/client/lib/view.js';
 
 function state(n: number, agents: string[] = ['a']): GuiState {
   return {
@@ -130,6 +130,21 @@ describe('applyEvent', () => {
     expect(applyEvent(view, { type: 'planReviewRequested', planId: 1, agentId: 'a', wave: 1, tasks }, 1).refresh).toBe(true);
     expect(applyEvent(view, { type: 'planReviewResolved', planId: 1, agentId: 'a', approved: false }, 1).refresh).toBe(true);
     expect(applyEvent(view, { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [{ to: 'b', msgChars: 6 }], startedAtMs: 0 }, 1).refresh).toBe(false);
+  });
+
+  it('a re-read answered while a reply was recorded keeps that reply; a run re-reads (the approvals badge)', () => {
+    const view = emptyView();
+    const msg = (id: string, tsMs: number) => ({ id, from: { kind: 'agent' as const, id: 'a' }, to: { kind: 'user' as const }, content: id, tokens: 0, tsMs, hop: 1 });
+    applyEvent(view, { type: 'messageSent', message: msg('m1', 1) }, 1);
+    applyEvent(view, { type: 'messageSent', message: msg('m2', 5) }, 5);
+    // The server read its tail before m2 was recorded.
+    adoptState(view, { ...state(1), messages: [msg('m1', 1)] });
+    expect(view.messages.map((m) => m.id)).toEqual(['m1', 'm2']);
+    // A later read has both; an event older than the server's newest is not resurrected.
+    adoptState(view, { ...state(2), messages: [msg('m1', 1), msg('m2', 5), msg('m3', 9)] });
+    expect(view.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+    expect(applyEvent(view, { type: 'toolInvoked', agentId: 'a', tool: 'run', ok: false, reason: { kind: 'omitted' } }, 9).refresh).toBe(true);
+    expect(applyEvent(view, { type: 'toolInvoked', agentId: 'a', tool: 'grep', ok: true, reason: { kind: 'omitted' } }, 9).refresh).toBe(false);
   });
 
   it('a status that leaves running clears typing', () => {

@@ -59,10 +59,21 @@ export function emptyView(): View {
 export function adoptState(view: View, state: GuiState): void {
   view.server = state;
   view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, s.status]));
-  view.messages = state.messages.slice(-MESSAGE_CAP);
+  view.messages = mergeTail(state.messages, view.messages);
   for (const id of Object.keys(view.typing)) {
     if (view.status[id] !== 'running') delete view.typing[id];
   }
+}
+
+/**
+ * The server's message tail plus messages that arrived as events after the server read it: a re-read that was
+ * answered while a reply was being recorded must not drop that reply from the screen.
+ */
+export function mergeTail(server: readonly AgentMessage[], shown: readonly AgentMessage[]): AgentMessage[] {
+  const ids = new Set(server.map((m) => m.id));
+  const newest = server.at(-1)?.tsMs ?? Number.NEGATIVE_INFINITY;
+  const later = shown.filter((m) => !ids.has(m.id) && m.tsMs >= newest);
+  return [...server, ...later].slice(-MESSAGE_CAP);
 }
 
 /** What a caller does after an event besides the patch. */
