@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitBox, MAX_VIEW_WIDTH, MIN_VIEW_WIDTH, panBy, wheelFactor, withAspect, zoomAt } from '../../../src/gui/client/lib/kizunaView.js';
+import { FIT_MIN_WIDTH, fitBox, MAX_VIEW_WIDTH, MIN_VIEW_WIDTH, panBy, wheelFactor, withAspect, zoomAt } from '../../../src/gui/client/lib/kizunaView.js';
 
 const fallback = { x: 0, y: 0, w: 800, h: 520 };
 
@@ -20,7 +20,7 @@ describe('fitBox', () => {
   });
 
   it('keeps a minimum size around a single node and the default box when empty', () => {
-    expect(fitBox([{ x: 0, y: 0, w: 48, h: 70 }], 1, fallback).w).toBe(320);
+    expect(fitBox([{ x: 0, y: 0, w: 48, h: 70 }], 1, fallback).w).toBe(FIT_MIN_WIDTH);
     expect(fitBox([], 800 / 520, fallback)).toEqual(withAspect(fallback, 800 / 520));
   });
 });

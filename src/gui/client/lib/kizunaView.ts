@@ -10,6 +10,9 @@ import type { Box } from './kizunaLayout.js';
 export const MIN_VIEW_WIDTH = 160;
 export const MAX_VIEW_WIDTH = 12_000;
 
+/** Narrowest view Fit picks (canvas pixels): one or two servants are shown at a readable size, not a giant one. */
+export const FIT_MIN_WIDTH = 520;
+
 /** `box` grown around its centre to the element's aspect ratio (width / height). */
 export function withAspect(box: Box, aspect: number): Box {
   const a = aspect > 0 && Number.isFinite(aspect) ? aspect : 1;
@@ -24,7 +27,7 @@ export function withAspect(box: Box, aspect: number): Box {
  * The view that shows exactly `occupied` (node circles and labels) plus a margin: smaller than the current view
  * when the nodes are close together (zoom in), larger when they spread out (zoom out). Empty → the default box.
  */
-export function fitBox(occupied: readonly Box[], aspect: number, fallback: Box, margin = 36, minWidth = 320): Box {
+export function fitBox(occupied: readonly Box[], aspect: number, fallback: Box, margin = 36, minWidth = FIT_MIN_WIDTH): Box {
   if (occupied.length === 0) return withAspect(fallback, aspect);
   const minX = Math.min(...occupied.map((b) => b.x)) - margin;
   const minY = Math.min(...occupied.map((b) => b.y)) - margin;
