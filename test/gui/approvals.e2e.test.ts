@@ -4,21 +4,15 @@
  * request's `run` executes it (and only once); Reject → the servant's next `run` of it gets the rejection text.
  * Any page error or console.error fails the test. Screenshots of the approvals dialog in en and ja.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
-import { clearToasts, guiApi, HAS_CHROMIUM, launchBrowser, openGui, shotPath, tid, until, type BrowserRun } from './support/browserSuite.js';
-import { requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reply, type StubLlm, type StubRequest } from '../support/stubLlm.js';
+import { clearToasts, HAS_CHROMIUM, shotPath, tid, until } from './support/browserSuite.js';
+import { useGuiSuite } from './support/guiSuite.js';
 
-let browser: BrowserRun;
-let stub: StubLlm;
-let gui: GuiChild;
-let dir: string;
-let work: string;
-let page: Page;
+let work = '';
 /** What the stub model asks `run` to do on the next request that is not a tool result. */
 let nextRun: { command: string; args: string[]; reason: string } = { command: 'touch', args: ['approved.txt'], reason: 'make the marker file' };
 
@@ -31,39 +25,29 @@ function toolResult(r: StubRequest): string | null {
   return last?.role === 'tool' ? String(last.content) : null;
 }
 
-beforeAll(async () => {
-  if (!HAS_CHROMIUM) return;
-  requireGuiBuild();
-  stub = await startStubLlm();
-  // The model: ask for the command, then report what the tool said (so the chat shows the tool's answer).
-  stub.respond((r) => {
-    const result = toolResult(r);
-    return result === null ? reply.tool('run', { command: nextRun.command, args: nextRun.args, reason: nextRun.reason }) : reply.text(`tool said: ${result}`);
-  });
-  dir = mkdtempSync(join(tmpdir(), 'ff-gui-approvals-'));
-  work = mkdtempSync(join(tmpdir(), 'ff-gui-approvals-work-'));
-  gui = await startGui(dir);
-  const api = guiApi(gui);
-  await api('PUT', '/api/templates', {
-    template: { id: 'stub', name: 'Stub', baseUrl: stub.baseUrl, model: 'stub-model', credential: 'not_required', provider: 'open_ai_compat', maxRetries: 1 },
-  });
-  const made = await api<{ world: { agents: Array<Record<string, unknown>> } }>('POST', '/api/agents', { name: 'Ops' });
-  const ops = made.world.agents.find((a) => a.id === 'ops');
-  await api('PUT', '/api/agents/ops', { spec: { ...ops, enabledTools: ['run'], workDir: work } });
-  await api('POST', '/api/agents/ops/start');
-  browser = await launchBrowser();
-  page = await browser.page();
-  await openGui(page, gui.url);
-}, 180_000);
-
-afterEach(() => browser?.assertClean());
-
-afterAll(async () => {
-  await page?.close();
-  await browser?.close();
-  await gui?.stop();
-  await stub?.close();
-  for (const d of [dir, work]) if (d) rmSync(d, { recursive: true, force: true });
+const suite = useGuiSuite({
+  village: 'empty',
+  stub: true,
+  async setUp({ api, stub, tempDir }) {
+    // The model: ask for the command, then report what the tool said (so the chat shows the tool's answer).
+    stub.respond((r) => {
+      const result = toolResult(r);
+      return result === null ? reply.tool('run', { command: nextRun.command, args: nextRun.args, reason: nextRun.reason }) : reply.text(`tool said: ${result}`);
+    });
+    work = tempDir('ff-gui-approvals-work-');
+    await api('PUT', '/api/templates', {
+      template: { id: 'stub', name: 'Stub', baseUrl: stub.baseUrl, model: 'stub-model', credential: 'not_required', provider: 'open_ai_compat', maxRetries: 1 },
+    });
+    const made = await api<{ world: { agents: Array<Record<string, unknown>> } }>('POST', '/api/agents', { name: 'Ops' });
+    const ops = made.world.agents.find((a) => a.id === 'ops');
+    await api('PUT', '/api/agents/ops', { spec: { ...ops, enabledTools: ['run'], workDir: work } });
+    await api('POST', '/api/agents/ops/start');
+  },
+});
+let page: Page;
+let dir: string;
+beforeAll(() => {
+  ({ page, dir } = suite);
 });
 
 /** Sends a chat message to Ops and waits for the bubble with the tool's answer. */

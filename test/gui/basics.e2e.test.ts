@@ -5,54 +5,38 @@
  * new servant on free space, keeps ties off the name labels and lights the tie that carries a delegation until
  * the answer comes back. Any page error or console.error fails the test.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { guiApi, HAS_CHROMIUM, launchBrowser, openGui, PAGE_CHECKS, shotPath, tid, until, type BrowserRun } from './support/browserSuite.js';
-import { requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reply, type StubLlm } from '../support/stubLlm.js';
+import { HAS_CHROMIUM, PAGE_CHECKS, shotPath, tid, until } from './support/browserSuite.js';
+import { useGuiSuite } from './support/guiSuite.js';
 
-let browser: BrowserRun;
-let stub: StubLlm;
-let gui: GuiChild;
-let dir: string;
+// One village for the file: two templates (so the stub can tell Alice's requests from Bob's), three servants.
+const suite = useGuiSuite({
+  village: 'empty',
+  stub: true,
+  async setUp({ api, stub }) {
+    const template = (id: string, model: string) => ({
+      id, name: id, baseUrl: stub.baseUrl, model, contextLength: 32000, temperature: null, maxOutputTokens: 1024,
+      credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
+    });
+    await api('PUT', '/api/templates', { template: template('stub', 'alice-model') });
+    await api('PUT', '/api/templates', { template: template('stub-b', 'bob-model') });
+    await api('POST', '/api/agents', { name: 'Alice', modelTemplateId: 'stub' });
+    await api('POST', '/api/agents', { name: 'Bob', modelTemplateId: 'stub-b' });
+    await api('POST', '/api/agents', { name: 'Carol the long-named', modelTemplateId: 'stub' });
+    await api('PUT', '/api/agents/alice/ties', { targets: ['bob'] });
+    await api('PUT', '/api/agents/bob/ties', { targets: ['carol_the_long-named'] });
+  },
+});
 let page: Page;
-let api: ReturnType<typeof guiApi>;
-
-beforeAll(async () => {
-  if (!HAS_CHROMIUM) return;
-  requireGuiBuild();
-  stub = await startStubLlm();
-  dir = mkdtempSync(join(tmpdir(), 'ff-gui-basics-'));
-  gui = await startGui(dir);
-  api = guiApi(gui);
-  browser = await launchBrowser();
-  // One village for the file: two templates (so the stub can tell Alice's requests from Bob's), three servants.
-  const template = (id: string, model: string) => ({
-    id, name: id, baseUrl: stub.baseUrl, model, contextLength: 32000, temperature: null, maxOutputTokens: 1024,
-    credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
-  });
-  await api('PUT', '/api/templates', { template: template('stub', 'alice-model') });
-  await api('PUT', '/api/templates', { template: template('stub-b', 'bob-model') });
-  await api('POST', '/api/agents', { name: 'Alice', modelTemplateId: 'stub' });
-  await api('POST', '/api/agents', { name: 'Bob', modelTemplateId: 'stub-b' });
-  await api('POST', '/api/agents', { name: 'Carol the long-named', modelTemplateId: 'stub' });
-  await api('PUT', '/api/agents/alice/ties', { targets: ['bob'] });
-  await api('PUT', '/api/agents/bob/ties', { targets: ['carol_the_long-named'] });
-  page = await browser.page();
-  await openGui(page, gui.url);
-}, 180_000);
-
-afterEach(() => browser?.assertClean());
-
-afterAll(async () => {
-  await page?.close();
-  await browser?.close();
-  await gui?.stop();
-  await stub?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+let stub: StubLlm;
+let dir: string;
+let api: typeof suite.api;
+beforeAll(() => {
+  ({ page, stub, dir, api } = suite);
 });
 
 const DIALOGS: Array<[opener: string, dialog: string]> = [

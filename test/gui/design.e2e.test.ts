@@ -6,66 +6,37 @@
  * A run.json broken by hand shows its error and stays byte-identical while everything else is saved. Any page
  * error or console.error fails the test it happened in. Screenshots of the inspector in en and ja.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/support/cliProcess.js';
-import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { clearToasts, HAS_CHROMIUM, launchBrowser, openGui, ready, shotPath, tid, until, type BrowserRun } from './support/browserSuite.js';
-import { requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/freePort.js';
+import { reply, type StubLlm } from '../support/stubLlm.js';
+import { clearToasts, HAS_CHROMIUM, ready, shotPath, tid, until } from './support/browserSuite.js';
+import { useGuiSuite } from './support/guiSuite.js';
 
 const STDIO_SERVER = resolve(import.meta.dirname, '../fixtures/mcp/stdioServer.mjs');
 const BROKEN_RUN_JSON = '{ "allow": ["ls", }\n';
 
-let browser: BrowserRun;
+const suite = useGuiSuite({
+  village: 'init',
+  stub: true,
+  // Broken by hand before the GUI opens it: it must be shown and never rewritten.
+  beforeStart: (dataDir) => writeFileSync(join(dataDir, 'workspace/agents/reviewer/run.json'), BROKEN_RUN_JSON),
+});
+let page: Page;
 let stub: StubLlm;
-let gui: GuiChild;
 let dir: string;
 let work: string;
-let page: Page;
+beforeAll(() => {
+  ({ page, stub, dir } = suite);
+  work = suite.tempDir('ff-gui-work-');
+});
 
 const ws = (rel: string) => join(dir, 'workspace', rel);
 const disk = (rel: string) => readFileSync(ws(rel), 'utf8');
 const worldOnDisk = () => JSON.parse(disk('world.json')) as Record<string, unknown> & { agents: Array<Record<string, unknown>>; roles: Array<Record<string, unknown>> };
 const agentOnDisk = (id: string) => worldOnDisk().agents.find((a) => a.id === id)!;
-
-beforeAll(async () => {
-  if (!HAS_CHROMIUM) return;
-  requireGuiBuild();
-  stub = await startStubLlm();
-  dir = mkdtempSync(join(tmpdir(), 'ff-gui-design-'));
-  work = mkdtempSync(join(tmpdir(), 'ff-gui-work-'));
-  const init = await runCli(['init', '--data-dir', dir]);
-  expect(init.code, init.stderr).toBe(0);
-  // Broken by hand before the GUI opens it: it must be shown and never rewritten.
-  writeFileSync(ws('agents/reviewer/run.json'), BROKEN_RUN_JSON);
-  gui = await startGui(dir);
-  browser = await launchBrowser();
-  page = await browser.page();
-  await openGui(page, gui.url);
-}, 180_000);
-
-afterEach(() => browser?.assertClean());
-
-afterAll(async () => {
-  await page?.close();
-  await browser?.close();
-  await gui?.stop();
-  await stub?.close();
-  for (const d of [dir, work]) if (d) rmSync(d, { recursive: true, force: true });
-});
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function reload(): Promise<void> {
   await page.reload();
@@ -318,7 +289,7 @@ describe.skipIf(!HAS_CHROMIUM)('designing an init village in headless Chromium',
     expect(refused401).toContain('HTTP 401');
     expect(refused401).toContain('Incorrect API key provided');
 
-    await page.fill(tid('template-base-url'), `http://127.0.0.1:${await closedPort()}/v1`);
+    await page.fill(tid('template-base-url'), `http://127.0.0.1:${await freePort()}/v1`);
     await page.click(tid('template-test'));
     await page.waitForSelector(`${tid('template-test-result')}[data-ok="false"]:has-text("LLM_HTTP")`);
     await expect(page.textContent(tid('template-test-result'))).resolves.toContain('ECONNREFUSED');

@@ -5,32 +5,25 @@
  * console.error fails the test. Screenshots of the panel in en and ja.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/support/cliProcess.js';
-import { clearToasts, guiApi, HAS_CHROMIUM, launchBrowser, openGui, shotPath, tid, until, type BrowserRun } from './support/browserSuite.js';
-import { requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/freePort.js';
+import { clearToasts, HAS_CHROMIUM, shotPath, tid, until } from './support/browserSuite.js';
+import { useGuiSuite } from './support/guiSuite.js';
 
-let browser: BrowserRun;
-let gui: GuiChild;
-let dir: string;
+// The init village: its reception (front) answers with the offline echo model.
+const suite = useGuiSuite({ village: 'init', setUp: async ({ api }) => void (await api('POST', '/api/agents/front/start')) });
 let page: Page;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+let dir: string;
+beforeAll(() => {
+  ({ page, dir } = suite);
+});
 
 /** ask_fuseforks through the SDK's own client with a bearer token; answers the text. */
 async function askThroughDoor(port: number, token: string, message: string): Promise<string> {
@@ -60,28 +53,6 @@ function initializeStatus(port: number, token: string): Promise<number> {
     req.end(body);
   });
 }
-
-beforeAll(async () => {
-  if (!HAS_CHROMIUM) return;
-  requireGuiBuild();
-  dir = mkdtempSync(join(tmpdir(), 'ff-gui-door-'));
-  const init = await runCli(['init', '--data-dir', dir]);
-  expect(init.code, init.stderr).toBe(0);
-  gui = await startGui(dir);
-  await guiApi(gui)('POST', '/api/agents/front/start');
-  browser = await launchBrowser();
-  page = await browser.page();
-  await openGui(page, gui.url);
-}, 180_000);
-
-afterEach(() => browser?.assertClean());
-
-afterAll(async () => {
-  await page?.close();
-  await browser?.close();
-  await gui?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(!HAS_CHROMIUM)('the door panel in headless Chromium', () => {
   it('switch on → an MCP client with the shown token is answered; rotate → the old token gets 401', async () => {

@@ -7,13 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/core/events.js';
-import { isFuseforksError } from '../../src/core/errors.js';
 import { MemorySecretStore } from '../../src/core/secrets/secretStore.js';
 import { decide, parseRunPolicy } from '../../src/core/tools/runPolicy.js';
 import { villagePaths, type VillagePaths } from '../../src/core/village/paths.js';
 import type { World } from '../../src/core/world/types.js';
 import type { VillageCommands } from '../../src/host/villageCommands.js';
-import { openCommands } from './support/openCommands.js';
+import { codeOf, openCommands } from './support/openCommands.js';
 
 let dir: string;
 let paths: VillagePaths;
@@ -26,15 +25,6 @@ function writeRun(id: string, body: unknown): void {
 }
 const readRun = (id: string) => JSON.parse(readFileSync(runJson(id), 'utf8')) as Record<string, unknown>;
 const pending = (command: string, args: string[], at: number, extra: Record<string, unknown> = {}) => ({ command, args, firstRequestedAtMs: at, count: 1, ...extra });
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (error) {
-    return isFuseforksError(error) ? error.code : String(error);
-  }
-}
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ff-approvals-'));

@@ -4,16 +4,15 @@
  * the loopback stub model (reply, the provider's 401 text, refused, a missing key) with the key never shown.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isFuseforksError } from '../../src/core/errors.js';
 import { MemorySecretStore } from '../../src/core/secrets/secretStore.js';
 import { villagePaths, type VillagePaths } from '../../src/core/village/paths.js';
 import type { VillageCommands } from '../../src/host/villageCommands.js';
+import { freePort } from '../support/freePort.js';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
-import { openCommands } from './support/openCommands.js';
+import { codeOf, openCommands } from './support/openCommands.js';
 
 let dir: string;
 let paths: VillagePaths;
@@ -44,15 +43,6 @@ beforeEach(async () => {
   await vc.createAgent({ name: 'Alice' });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (error) {
-    return isFuseforksError(error) ? error.code : String(error);
-  }
-}
 
 const file = (rel: string) => readFileSync(join(paths.workspace, rel), 'utf8');
 
@@ -133,10 +123,7 @@ describe('template connection test (one request through the real backend)', () =
   });
 
   it('answers a refused connection and a missing key with their reasons', async () => {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const port = (server.address() as AddressInfo).port;
-    await new Promise<void>((r) => server.close(() => r()));
+    const port = await freePort();
     const refused = await vc.testConnection(template({ credential: 'not_required', baseUrl: `http://127.0.0.1:${port}/v1` }));
     expect(refused).toMatchObject({ ok: false, code: 'LLM_HTTP', message: expect.stringContaining('ECONNREFUSED') });
     const noKey = await vc.testConnection(template());

@@ -2,6 +2,7 @@
  * VillageCommands over a real temp village for host tests: real files, a small recorder in place of the
  * supervisor (the supervisor is not under test there; the GUI e2e drives a real one).
  */
+import { isFuseforksError } from '../../../src/core/errors.js';
 import type { AgentStatus, CoreEvent } from '../../../src/core/events.js';
 import { ScheduleStore } from '../../../src/core/schedules/scheduleStore.js';
 import type { SecretStore } from '../../../src/core/secrets/secretStore.js';
@@ -36,4 +37,14 @@ export async function openCommands(paths: VillagePaths, secrets: SecretStore, re
     emit: (e) => rec.events.push(e),
     sessions: null,
   });
+}
+
+/** The error code a command is refused with ('ok' when it is not): tests compare codes, not messages. */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (error) {
+    return isFuseforksError(error) ? error.code : String(error);
+  }
 }
