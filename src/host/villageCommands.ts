@@ -9,8 +9,6 @@
 import { rm } from 'node:fs/promises';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
 import { FuseforksError } from '../core/errors.js';
-import { parseProbeInput } from '../core/schedules/probeInput.js';
-import { probeKey } from '../core/schedules/probeApprovals.js';
 import type { NewSchedule, SchedulePatch, ScheduleStore } from '../core/schedules/scheduleStore.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
@@ -21,9 +19,10 @@ import type { World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
 import { CommandApprovals, type CommandRequests } from './commands/commandApprovals.js';
 import { testConnection, type ConnectionTestResult } from './commands/connectionTest.js';
-import { dropStaleApproval, requireProbe, requireProbeShelf, requireSchedule, scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
+import { scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
 import { readSharedMcp, writeSharedMcp } from './commands/sharedMcp.js';
 import * as roles from './commands/roleEdits.js';
+import * as schedules from './commands/scheduleEdits.js';
 import { applyVillageSettings } from './commands/villageSettings.js';
 import * as village from './commands/villageEdits.js';
 import type { VillageEdits } from './hostApi.js';
@@ -265,75 +264,41 @@ export class VillageCommands implements VillageEdits {
     });
   }
 
-  // ---- schedules -------------------------------------------------------------------------------------------
+  // ---- schedules (commands/scheduleEdits.ts) ----------------------------------------------------------------
 
   /** Adds a schedule for an existing servant. */
   addSchedule(input: NewSchedule): Promise<VillageState> {
-    return this.serial(async () => {
-      await this.ports.schedules.add(input, { nowMs: (this.ports.now ?? Date.now)(), agentExists: (id) => this.hasAgent(id) });
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.addSchedule(p, input));
   }
 
   /** Changes chosen fields of a schedule (a `probe` goes through the same checks as `setScheduleProbe`). */
   updateSchedule(id: string, patch: SchedulePatch): Promise<VillageState> {
-    return this.serial(async () => {
-      const old = requireSchedule(this.ports.schedules, id).probe;
-      const probe = patch.probe === undefined || patch.probe === null ? patch.probe : parseProbeInput(patch.probe);
-      await this.ports.schedules.update(id, { ...patch, probe }, { agentExists: (a) => this.hasAgent(a) });
-      await dropStaleApproval(this.ports, old);
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.updateSchedule(p, id, patch));
   }
 
   /** Pauses (false) or resumes (true) a schedule. */
   setScheduleEnabled(id: string, enabled: boolean): Promise<VillageState> {
-    return this.serial(async () => {
-      await this.ports.schedules.setEnabled(id, enabled);
-      return this.state();
-    });
+    return this.scheduleEdit((p) => p.schedules.setEnabled(id, enabled));
   }
 
   /** Deletes a schedule; its probe approval goes too unless another schedule here runs the same probe. */
   removeSchedule(id: string): Promise<VillageState> {
-    return this.serial(async () => {
-      const old = this.ports.schedules.get(id)?.probe;
-      await this.ports.schedules.remove(id);
-      await dropStaleApproval(this.ports, old);
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.removeSchedule(p, id));
   }
 
-  /**
-   * Sets (object) or clears (null) a schedule's pre-check (INVALID_SCHEDULE naming `probe.*`). A new
-   * command/args/cwd is a new key, so the probe is unapproved until `approveProbe`; the old key is revoked.
-   */
+  /** Sets (object) or clears (null) a schedule's pre-check; a new command is unapproved until `approveProbe`. */
   setScheduleProbe(id: string, probe: unknown): Promise<VillageState> {
-    return this.serial(async () => {
-      const next = probe === null ? null : parseProbeInput(probe);
-      const old = requireSchedule(this.ports.schedules, id).probe;
-      await this.ports.schedules.update(id, { probe: next });
-      await dropStaleApproval(this.ports, old);
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.setScheduleProbe(p, id, probe));
   }
 
   /** Approves a schedule's pre-check on this shelf (only a person does this, through the GUI). */
   approveProbe(id: string): Promise<VillageState> {
-    return this.serial(async () => {
-      const { approvals, villageId } = requireProbeShelf(this.ports);
-      await approvals.approve(probeKey(requireProbe(this.ports.schedules, id), villageId));
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.setProbeApproved(p, id, true));
   }
 
   /** Withdraws a schedule's pre-check approval: its firings are skipped as `unapproved` from then on. */
   revokeProbe(id: string): Promise<VillageState> {
-    return this.serial(async () => {
-      const { approvals, villageId } = requireProbeShelf(this.ports);
-      await approvals.revoke(probeKey(requireProbe(this.ports.schedules, id), villageId));
-      return this.state();
-    });
+    return this.scheduleEdit((p) => schedules.setProbeApproved(p, id, false));
   }
 
   // ---- shared MCP and conversations ------------------------------------------------------------------------
@@ -398,6 +363,15 @@ export class VillageCommands implements VillageEdits {
     this.doc = await readDoc(this.ports.paths);
     this.ports.supervisor.setWorld(this.doc.world);
     this.ports.emit({ type: 'topologyChanged' });
+  }
+
+  /** One schedule command, in turn with the others, answered with the re-read state. */
+  private scheduleEdit(change: (ports: schedules.ScheduleEditPorts) => Promise<unknown>): Promise<VillageState> {
+    return this.serial(async () => {
+      const { paths, probes } = this.ports;
+      await change({ paths, probes, schedules: this.ports.schedules, agentExists: (id) => this.hasAgent(id), nowMs: this.ports.now ?? Date.now });
+      return this.state();
+    });
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
