@@ -20,6 +20,8 @@ import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
 import type { VillageCommands } from './villageCommands.js';
 import type { SummarizeReport, Summaries } from './summaries.js';
+import type { StatsReport, StatsScope } from '../core/stats/statsReport.js';
+import { readStats } from './stats/readStats.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -110,6 +112,12 @@ export class Host implements HostApi {
 
   listSessions(): SessionMeta[] {
     return this.#sessionState.store?.list() ?? [];
+  }
+
+  async stats(scope: StatsScope): Promise<StatsReport> {
+    // Appends still on their way to disk belong in the numbers.
+    await this.#parts.recorder?.flush();
+    return readStats(this.#sessionState.store, scope, this.world().modelTemplates);
   }
 
   sessionMessages(id: string): AgentMessage[] {

@@ -17,6 +17,7 @@ import type { World } from '../core/world/types.js';
 import type { AskOutcome } from './askOutcome.js';
 import type { AttachmentUpload } from './attachmentUploads.js';
 import type { SummarizeReport } from './summaries.js';
+import type { StatsReport, StatsScope } from '../core/stats/statsReport.js';
 import type { CloseReport } from './closeHost.js';
 import type { NewAgentInput } from './commands/agentEdits.js';
 import type { GroupInput } from './commands/villageEdits.js';
@@ -44,6 +45,7 @@ export type { VillageSettingsInput } from './commands/villageSettings.js';
 export type { OrdinanceView } from './villageFiles.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
+export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
@@ -254,6 +256,12 @@ export interface HostApi {
    * turn on. Costs tokens (counted like any call); allowed while turns are in flight; originals stay in the store.
    */
   summarize(agentIds?: readonly string[]): Promise<SummarizeReport>;
+  /**
+   * Stats of one conversation or of all (optionally a half-open period on the records' start time): turns and
+   * failures, tokens of every call, per agent × model, how turns ended, a per-turn chart and the ≈ cost where the
+   * templates have prices. A conversation without usage records says so (`hasRecords: false`), never zeros.
+   */
+  stats(scope: StatsScope): Promise<StatsReport>;
 
   // ---- plan review -----------------------------------------------------------------------------------------
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */

@@ -10,12 +10,11 @@
  * - any other failure (permissions, no OS locks) → `{store: null, warning}` as well, said once.
  */
 import path from 'node:path';
-import { open, type Database, type DatabaseOptions } from 'lmdb';
 import { FuseforksError } from '../errors.js';
 import { tryExclusiveLock } from '../exclusiveLock.js';
 import { diagText, type DiagSink } from '../diag.js';
 import { SessionStore } from './sessionStore.js';
-import { createRecordCodec, type RecordCodec } from './recordCodec.js';
+import { openSessionDbs } from './sessionDbs.js';
 import { verifyLmdbFile } from './lmdbVerify.js';
 import { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
 
@@ -80,22 +79,9 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
       attempt.lock.release();
       return corrupt(verdict.reason);
     }
-    // overlappingSync:false: a writer killed mid-commit must not leave MDB_PANIC behind (deps-probe §2).
-    const env = open({ path: dataPath, overlappingSync: false, maxDbs: 4 });
-    try {
-      const sessionsDb = env.openDB<unknown, string>({ name: 'sessions' });
-      // Records use the project's msgpackr with shared structures (recordCodec.ts); older values keep reading.
-      const structuresDb = env.openDB<Array<{}>, string>({ name: 'structures' });
-      const codec = createRecordCodec(env, structuresDb);
-      // lmdb takes a per-db `encoder` at run time; its types only list it on the root options.
-      const recordsOptions: DatabaseOptions & { name: string; encoder: RecordCodec } = { name: 'records', encoder: codec };
-      const recordsDb = env.openDB<unknown, [string, number]>(recordsOptions) as Database<unknown, [string, number]>;
-      const store = new SessionStore(options.workspaceDir, env, sessionsDb, recordsDb, attempt.lock, options.now);
-      return { store, warning: null };
-    } catch (error) {
-      void env.close().catch(() => undefined);
-      throw error;
-    }
+    const { env, sessionsDb, recordsDb } = openSessionDbs(dataPath);
+    const store = new SessionStore(options.workspaceDir, env, sessionsDb, recordsDb, attempt.lock, options.now);
+    return { store, warning: null };
   } catch (error) {
     attempt.lock.release();
     return degrade('open_failed', errnoOf(error));

@@ -1,0 +1,47 @@
+/**
+ * Reading a village's conversations from beside its owner (`fuseforks-cli stats`): the store is opened read-only,
+ * without its owner lock, so a running GUI or `serve` is neither blocked nor disturbed. LMDB serves readers in
+ * other processes from a consistent snapshot while the owner writes (deps-probe: multi-process access works);
+ * nothing here ever writes, so the owner stays the one writer its lock promises.
+ *
+ * The page walk that guards lmdb from a damaged file (`lmdbVerify.ts`) runs when the caller says the file is at
+ * rest (no owner): a file another process is committing to may be caught between two writes, and its owner walked
+ * it when it opened it.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { FuseforksError } from '../errors.js';
+import { verifyLmdbFile } from './lmdbVerify.js';
+import { openSessionDbs } from './sessionDbs.js';
+import { SESSION_STORE_FILE } from './sessionFiles.js';
+import { SessionStore } from './sessionStore.js';
+
+/** What a reader may do: list, read, close. */
+export type SessionReader = Pick<SessionStore, 'list' | 'records' | 'close'>;
+
+/** The reader, or null when the village has no session store yet (nothing was ever recorded). */
+export function openSessionReader(workspaceDir: string, options: { atRest: boolean }): SessionReader | null {
+  const dataPath = path.join(workspaceDir, SESSION_STORE_FILE);
+  if (!existsSync(dataPath)) return null;
+  if (options.atRest) {
+    const verdict = verifyLmdbFile(dataPath);
+    if (verdict.state === 'corrupt') {
+      throw new FuseforksError('SESSION_STORE_CORRUPT', `The session store ${dataPath} is damaged (${verdict.reason}); it was not opened.`, {
+        fix: `move ${dataPath} (and sessions.mdb-lock beside it) aside; the next start creates a fresh store`,
+        details: { file: dataPath },
+      });
+    }
+  }
+  let dbs;
+  try {
+    dbs = openSessionDbs(dataPath, true);
+  } catch (cause) {
+    throw new FuseforksError('SESSION_STORE_FAILED', `Cannot read the session store ${dataPath}.`, {
+      fix: 'Check that this user may read the workspace folder and the files in it.',
+      details: { file: dataPath },
+      cause,
+    });
+  }
+  // Nothing is written, so no owner lock is held or released.
+  return new SessionStore(workspaceDir, dbs.env, dbs.sessionsDb, dbs.recordsDb, { path: '', release: () => undefined });
+}
