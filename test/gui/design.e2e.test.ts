@@ -208,6 +208,7 @@ describe.skipIf(!HAS_CHROMIUM)('designing an init village in headless Chromium',
     await page.click(tid('confirm-ok'));
     await until(() => agentOnDisk('writer').roleId === 'critic', 'role applied');
     await until(() => disk('agents/writer/Construct.md') === 'You criticise gently and concretely.', 'Construct text copied');
+    await expect(page.textContent(tid('role-badge-writer'))).resolves.toContain('Critic');
     await page.click(tid('role-item-reception'));
     await page.click(tid('role-delete-reception'));
     await page.click(tid('confirm-ok'));
