@@ -5,5 +5,5 @@
 import { installProcessSignals } from '../dist/cli/signals.js';
 
 installProcessSignals(process.argv.slice(2));
-const { main } = await import('../dist/cli/main.js');
+const { main } = await import('../dist/cli/bundle/cli.js');
 await main(process.argv.slice(2));

@@ -16,6 +16,7 @@ import {
 import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
 import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 import { workerCrashed, workerStopped } from './workerErrors.js';
+import { adoptPrewarmed } from './workerPrewarm.js';
 
 /** How a worker ended. `error` is set when it threw or hit its resource limits. */
 export interface WorkerExit {
@@ -111,7 +112,7 @@ export class AgentHandle {
     callbacks: AgentHandleCallbacks,
     resourceLimits?: ResourceLimits,
   ): AgentHandle {
-    const worker = new Worker(url, { name: `agent:${init.agent.id}`, resourceLimits });
+    const worker = adoptPrewarmed(url, resourceLimits) ?? new Worker(url, { name: `agent:${init.agent.id}`, resourceLimits });
     return new AgentHandle(worker, init, callbacks);
   }
 

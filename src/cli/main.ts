@@ -4,11 +4,16 @@
  * package config, and maps whatever escapes to an exit code from the one table (SPEC §6.4).
  */
 import { fileURLToPath } from 'node:url';
+import { run } from '@oclif/core';
 import { isFuseforksError } from '../core/errors.js';
 import { wantsEventsJsonl } from './argvScan.js';
 import { EXIT, exitForArgumentError, type ExitCode } from './exitCodes.js';
 import { CliOutput, type OutputStreams } from './output.js';
 import { readBuildVersion } from './version.js';
+
+// oclif's explicit command map is this module's export: bundled, it is the bundle itself (scripts/bundleCli.mjs),
+// so oclif and every command share the one copy of @oclif/core that the bundle holds.
+export { COMMANDS } from './commandMap.js';
 
 /** The package root (`dist/cli/main.js` → two levels up). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +34,7 @@ const PARSE_EXIT_CODES = {
 export const OCLIF_CONFIG = {
   bin: 'fuseforks-cli',
   dirname: 'fuseforks',
-  commands: { strategy: 'explicit', target: './dist/cli/commandMap.js', identifier: 'COMMANDS' },
+  commands: { strategy: 'explicit', target: './dist/cli/bundle/cli.js', identifier: 'COMMANDS' },
   // `help <command>`, "did you mean …?" for a mistyped command, and shell completion (`autocomplete`).
   plugins: ['@oclif/plugin-help', '@oclif/plugin-not-found', '@oclif/plugin-autocomplete'],
   topicSeparator: ' ',
@@ -40,7 +45,6 @@ export const OCLIF_CONFIG = {
 export async function main(argv: readonly string[], streams?: OutputStreams): Promise<void> {
   const output = new CliOutput(wantsEventsJsonl(argv) ? 'jsonl' : 'human', streams);
   try {
-    const { run } = await import('@oclif/core');
     const version = readBuildVersion();
     // oclif loads only the plugins that are also dependencies of the root package.
     const dependencies = Object.fromEntries(OCLIF_CONFIG.plugins.map((name) => [name, '*']));

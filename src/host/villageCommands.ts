@@ -25,6 +25,7 @@ import * as roles from './commands/roleEdits.js';
 import * as schedules from './commands/scheduleEdits.js';
 import { applyVillageSettings } from './commands/villageSettings.js';
 import * as village from './commands/villageEdits.js';
+import { loadWorldSchemas } from '../core/world/worldSchemas.js';
 import type { VillageEdits } from './hostApi.js';
 import { VillageFiles } from './villageFiles.js';
 
@@ -353,6 +354,8 @@ export class VillageCommands implements VillageEdits {
   /** One world edit: validate → save → re-read → supervisor → topologyChanged → state. */
   private edit(change: (world: World) => World): Promise<VillageState> {
     return this.serial(async () => {
+      // The edit functions check their input with the world.json schemas, which a running village loads only now.
+      await loadWorldSchemas();
       await this.save(change(this.doc.world));
       return this.state();
     });

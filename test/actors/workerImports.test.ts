@@ -2,51 +2,15 @@
  * Worker import budget (STYLE 2): follow static imports from the agent worker entry and fail if a heavy
  * library is reached. An idle lean worker costs ≈8 MB; one that loads zod + pino + the MCP SDK ≈27 MB.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reach as reachFrom, ROOT, specifiers } from '../support/importGraph.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = resolve(ROOT, 'src/actors/agentWorker.ts');
 const FORBIDDEN = ['zod', 'pino', 'lmdb', '@modelcontextprotocol/sdk', '@oclif/core', 'koffi'];
 
-/**
- * Import/export specifiers of a TS file (`import type` is erased at run time and skipped), plus every dynamic
- * `import('…')`: the worker entry defers its engine to the first delivery, and deferred code still counts.
- */
-function specifiers(source: string): string[] {
-  const out: string[] = [];
-  const re = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
-  for (const m of source.matchAll(re)) if (m[1] !== undefined) out.push(m[1]);
-  for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) if (m[1] !== undefined) out.push(m[1]);
-  return out;
-}
-
-/** Walks the relative import graph from `entry`; returns bare packages reached, each with one path to it. */
-function reach(entry: string): { packages: Map<string, string[]>; missing: string[] } {
-  const packages = new Map<string, string[]>();
-  const missing: string[] = [];
-  const seen = new Set<string>();
-  const queue: Array<{ file: string; path: string[] }> = [{ file: entry, path: [] }];
-  while (queue.length > 0) {
-    const { file, path } = queue.shift() as { file: string; path: string[] };
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const here = [...path, file.slice(ROOT.length + 1)];
-    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
-      if (spec.startsWith('.')) {
-        const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
-        if (existsSync(target)) queue.push({ file: target, path: here });
-        else missing.push(`${here.at(-1)} → ${spec}`);
-      } else if (!spec.startsWith('node:')) {
-        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string);
-        if (!packages.has(pkg)) packages.set(pkg, here);
-      }
-    }
-  }
-  return { packages, missing };
-}
+/** Deferred code still counts: the worker entry loads its engine at the first delivery (dynamic import). */
+const reach = (entry: string) => reachFrom([entry.slice(ROOT.length + 1)], { dynamic: true });
 
 describe('agent worker import budget', () => {
   it('reaches none of zod, pino, lmdb, the MCP SDK, oclif or koffi from src/actors/agentWorker.ts', () => {

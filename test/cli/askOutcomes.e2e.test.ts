@@ -3,6 +3,8 @@
  * multi-round turn → 9, SIGINT during a multi-round turn → 8 with the `turn interrupted` record, SIGINT during boot
  * → 8 with nothing sent. stdout only ever holds an answer: each fixed notice goes to stderr.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
 import { logRecords, makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
@@ -60,6 +62,11 @@ describe('ask outcomes (built binary)', () => {
   it('SIGINT during boot → 8, nothing sent: the stub saw no request', async () => {
     toolEveryRound();
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
+    // A boot that lasts: the reception's own MCP server never answers and goes away after 1.5 s, so its start waits
+    // that long after the first status event (workers are spawned ahead, so the rest of a boot takes milliseconds).
+    const slowServer = { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 1500)'] };
+    mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
+    writeFileSync(join(dir, 'workspace/agents/desk/mcp.json'), JSON.stringify({ mcpServers: { slow: slowServer } }));
     const cli = startCli(askArgs(dir, ['--events', 'jsonl']), KEY);
     await cli.stderrLine((line) => line.includes('"agentStatusChanged"'));
     cli.child.kill('SIGINT');

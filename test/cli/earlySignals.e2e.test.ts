@@ -74,15 +74,19 @@ async function tryMoments(command: 'ask' | 'serve', expected: number): Promise<v
 }
 
 describe('signals at random moments (built binary)', () => {
-  it('the handlers are installed before the CLI is loaded: bin/run.js installs them first, then imports main dynamically', () => {
+  it('the handlers are installed before the CLI is loaded: bin/run.js installs them first, then imports the CLI bundle dynamically', () => {
     const bin = readFileSync(join(ROOT, 'bin/run.js'), 'utf8');
     const install = bin.indexOf('installProcessSignals(');
-    const load = bin.indexOf("import('../dist/cli/main.js')");
+    const load = bin.indexOf("import('../dist/cli/bundle/cli.js')");
     expect(install).toBeGreaterThan(0);
     expect(load).toBeGreaterThan(install);
     expect(bin).not.toMatch(/^import .*main\.js/m);
     // The early module has no imports of its own: nothing to load before the handlers exist.
     expect(readFileSync(join(ROOT, 'dist/cli/signals.js'), 'utf8')).not.toMatch(/^import /m);
+    // The bundle shares that module (the signals counted so far live there) instead of carrying a copy.
+    const bundle = readFileSync(join(ROOT, 'dist/cli/bundle/cli.js'), 'utf8');
+    expect(bundle).toMatch(/from\s*"\.\.\/signals\.js"/);
+    expect(bundle).not.toMatch(/class SignalWatch/);
   });
 
   it(`ask: ${TRIES} signals at seeded random moments from the first instant → exit 8, never killed by the signal`, { timeout: cliBudget(TRIES) }, async () => {

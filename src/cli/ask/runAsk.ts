@@ -9,6 +9,7 @@
 import type { ErrorPayload } from '../../core/errors.js';
 import { isFuseforksError } from '../../core/errors.js';
 import type { HostApi } from '../../host/hostApi.js';
+import { prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
@@ -51,6 +52,8 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
   const gate = await preflightGate('ask', options, output, options.verbose);
   if (!gate.ok) return finish(undeliveredReport(gate.exit), options, output);
   if (signals.count > 0) return bootInterrupted(options, output);
+  // The start set's workers boot on the other core while this thread loads the host and opens the village.
+  prewarmAgentWorkers(gate.start.length);
   // A second signal while booting or waiting is "exit now" (the OS releases the lock when the process ends).
   signals.onSignal((count) => {
     if (count >= 2) exitNow(EXIT.interrupted);

@@ -9,8 +9,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { FuseforksError } from '../errors.js';
 import { normalizeWorld } from '../world/normalize.js';
-import { parseWorldText, type RawObject } from '../world/parseWorld.js';
-import { worldFileSchema } from '../world/schema.js';
+import type { RawObject } from '../world/parseWorld.js';
+import { emptyWorld, readWorldText } from '../world/readWorld.js';
 import { toWorldFile } from '../world/toWorldFile.js';
 import type { World } from '../world/types.js';
 import { writeFileAtomic } from './atomicWrite.js';
@@ -52,9 +52,9 @@ export function systemLocale(env: NodeJS.ProcessEnv = process.env): string {
 export async function loadWorld(paths: VillagePaths, options: WorldLoadOptions): Promise<WorldLoad> {
   const text = await readText(paths.world);
   if (text === null) return { kind: 'missing', path: paths.world };
-  const parsed = parseWorldText(text, paths.world);
+  const parsed = await readWorldText(text, paths.world);
   if (!parsed.ok) {
-    const doc = defaultDocument(paths.world, options, parsed.error);
+    const doc = await defaultDocument(paths.world, options, parsed.error);
     return { kind: 'unreadable', doc, error: parsed.error };
   }
   const normalized = normalizeWorld(parsed.parsed, { locale: options.locale, fresh: false, raw: parsed.raw });
@@ -77,7 +77,7 @@ export async function bootstrapWorld(
   await mkdir(paths.workspace, { recursive: true }).catch((error: unknown) => {
     throw ioError(paths.workspace, 'create', error);
   });
-  const fresh = normalizeWorld(worldFileSchema.parse({}), { locale: options.locale, fresh: true });
+  const fresh = normalizeWorld(await emptyWorld(), { locale: options.locale, fresh: true });
   const doc = await saveWorld({ path: paths.world, raw: null, readOnly: null, ...fresh }, fresh.world);
   return { load: { kind: 'loaded', doc: { ...doc, notes: fresh.notes } }, created: true };
 }
@@ -105,9 +105,9 @@ export async function saveWorldIfNormalized(doc: WorldDocument): Promise<WorldDo
   return { ...saved, notes: doc.notes };
 }
 
-function defaultDocument(path: string, options: WorldLoadOptions, error: FuseforksError): WorldDocument {
+async function defaultDocument(path: string, options: WorldLoadOptions, error: FuseforksError): Promise<WorldDocument> {
   // fresh: true gives the default world a token ceiling, so agents added in memory cannot spend without limit.
-  const normalized = normalizeWorld(worldFileSchema.parse({}), { locale: options.locale, fresh: true });
+  const normalized = normalizeWorld(await emptyWorld(), { locale: options.locale, fresh: true });
   return { path, world: normalized.world, raw: null, notes: [error.message], changed: false, readOnly: error };
 }
 

@@ -3,7 +3,7 @@
  * commands). Each takes a World and returns a new one, or throws a FuseforksError naming the field and the fix;
  * nothing here touches the disk. Rules follow reference core.md §1.2 and gui.md §2.2/§3.2.
  */
-import { agentSpecSchema } from '../../core/world/schema.js';
+import { worldSchemas } from '../../core/world/worldSchemas.js';
 import { FuseforksError } from '../../core/errors.js';
 import { assertSafeIdentifier, MAX_IDENTIFIER_LENGTH } from '../../core/world/identifiers.js';
 import type { AgentSpec, Position, World } from '../../core/world/types.js';
@@ -115,7 +115,7 @@ export function createAgent(world: World, input: NewAgentInput): { world: World;
   checkGroup(world, input.groupId ?? null);
   const id = deriveAgentId(name, new Set(world.agents.map((a) => a.id)));
   const spec: AgentSpec = {
-    ...agentSpecSchema.parse({ id, name, modelTemplateId: templateId }),
+    ...worldSchemas().agentSpecSchema.parse({ id, name, modelTemplateId: templateId }),
     order: world.agents.length,
     roleId: role?.id ?? null,
     groupId: input.groupId ?? null,
@@ -131,7 +131,7 @@ export function createAgent(world: World, input: NewAgentInput): { world: World;
  */
 export function updateAgent(world: World, id: string, input: unknown): World {
   const old = requireAgent(world, id);
-  const parsed = agentSpecSchema.safeParse({ ...(typeof input === 'object' && input !== null ? input : {}), id });
+  const parsed = worldSchemas().agentSpecSchema.safeParse({ ...(typeof input === 'object' && input !== null ? input : {}), id });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') ?? '?';

@@ -6,7 +6,7 @@
 import { FuseforksError } from '../../core/errors.js';
 import { assertSafeIdentifier } from '../../core/world/identifiers.js';
 import { normalizeUserName } from '../../core/world/normalize.js';
-import { modelTemplateSchema } from '../../core/world/schema.js';
+import { worldSchemas } from '../../core/world/worldSchemas.js';
 import type { Group, ModelTemplate, World } from '../../core/world/types.js';
 import { deriveAgentId, requireAgent } from './agentEdits.js';
 
@@ -20,7 +20,7 @@ function invalid(what: string, field: string, message: string, fix: string): Fus
  * key is refused (CREDENTIAL_MISSING).
  */
 export function upsertTemplate(world: World, input: unknown, hasKey: (templateId: string) => boolean): World {
-  const parsed = modelTemplateSchema.safeParse(input);
+  const parsed = worldSchemas().modelTemplateSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '?';

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isFuseforksError } from '../../../src/core/errors.js';
 import type { World } from '../../../src/core/world/types.js';
 import { agentSpecSchema, modelTemplateSchema } from '../../../src/core/world/schema.js';
+import { loadWorldSchemas } from '../../../src/core/world/worldSchemas.js';
 import {
   createAgent,
   deriveAgentId,
@@ -12,6 +13,9 @@ import {
   updateAgent,
 } from '../../../src/host/commands/agentEdits.js';
 import { removeTemplate, setExternalName, setReception, upsertGroup, removeGroup, upsertTemplate } from '../../../src/host/commands/villageEdits.js';
+
+// The edit functions take the schemas from the holder a running village fills on its first edit.
+beforeAll(() => loadWorldSchemas());
 
 function world(): World {
   const agent = (id: string, order: number, ties: string[] = []) => ({ ...agentSpecSchema.parse({ id, name: id.toUpperCase(), modelTemplateId: 't' }), order, connectedAgents: ties });

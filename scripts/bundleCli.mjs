@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Build step (after tsc): bundles the CLI, so `fuseforks-cli` loads one file (oclif, the commands and what every
+// command needs) instead of ~300 modules, and each command's own work (ask's host, serve, the GUI server, init…) as
+// lazily imported files of its own. Everything lands in dist/cli/bundle/ (the entry cli.js and its chunks);
+// sources stay as they are. Kept outside the bundle: native add-ons and what loads files by path at run time (lmdb,
+// msgpackr, koffi, the keyring, piscina, pino), the MCP SDK (lazy), the yq editors (lazy), and the TypeScript
+// loaders oclif only looks for in development.
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = resolve(root, 'dist/cli/bundle');
+
+/**
+ * A bundled file's `import.meta.url` is the bundle's; code that finds files beside itself (the worker entries, the
+ * GUI client, the example village, the build info) gets its own file's URL back, computed from the bundle's
+ * location (every output sits in dist/cli/bundle/, so the relative path is fixed).
+ */
+const ownImportMetaUrl = {
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const rel = relative(outdir, args.path).split('\\').join('/');
+      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * `bin/run.js` installs the signal watch from dist/cli/signals.js before it loads the bundle; the bundle must use
+ * that same module instance (the signals counted so far live there), so it imports the file instead of a copy.
+ */
+const sharedSignals = {
+  name: 'shared-signals',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)signals\.js$/ }, (args) => {
+      if (resolve(args.resolveDir, args.path) !== resolve(root, 'dist/cli/signals.js')) return undefined;
+      return { path: '../signals.js', external: true };
+    });
+  },
+};
+
+// Chunk names carry a content hash: clear the old bundle first.
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // Less text for V8 to scan at every start; names stay (stack traces), the source map maps back.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  absWorkingDir: root,
+  entryPoints: { cli: 'dist/cli/main.js' },
+  outdir,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  plugins: [sharedSignals, ownImportMetaUrl],
+  external: [
+    'lmdb', 'msgpackr', 'koffi', '@napi-rs/keyring', 'piscina', 'pino',
+    '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'jsonc-parser', '@decimalturn/toml-patch',
+    'typescript', 'ts-node', 'tsx',
+  ],
+  // ESM output has no `require`; a bundled CommonJS dependency that calls it gets Node's own.
+  banner: { js: "import { createRequire as __ffCreateRequire } from 'node:module'; const require = __ffCreateRequire(import.meta.url);" },
+});
