@@ -7,7 +7,7 @@
 import { isFuseforksError, toWire, type ErrorCode } from '../../core/errors.js';
 import { createBackendStrict } from '../../core/llm/factory.js';
 import type { SecretStore } from '../../core/secrets/secretStore.js';
-import { modelTemplateSchema } from '../../core/world/schema.js';
+import { loadWorldSchemas } from '../../core/world/worldSchemas.js';
 
 /** Longest wait of a test (seconds), whatever the template's own timeout. */
 export const CONNECTION_TEST_TIMEOUT_SECS = 30;
@@ -25,6 +25,7 @@ export type ConnectionTestResult =
 /** Sends "ping" with the template; never throws for a provider failure (only for a malformed template). */
 export async function testConnection(input: unknown, secrets: SecretStore, now: () => number = Date.now): Promise<ConnectionTestResult> {
   const started = now();
+  const { modelTemplateSchema } = await loadWorldSchemas();
   const parsed = modelTemplateSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

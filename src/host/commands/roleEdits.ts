@@ -5,7 +5,7 @@
  */
 import { FuseforksError } from '../../core/errors.js';
 import { ROLE_COLORS } from '../../core/world/enums.js';
-import { roleSchema } from '../../core/world/schema.js';
+import { worldSchemas } from '../../core/world/worldSchemas.js';
 import type { AgentRole, World } from '../../core/world/types.js';
 import { requireAgent } from './agentEdits.js';
 
@@ -24,7 +24,7 @@ export function requireRole(world: World, id: string): AgentRole {
 
 /** Adds a role or replaces the one with the same id (checked against the world.json schema). */
 export function upsertRole(world: World, input: unknown): World {
-  const parsed = roleSchema.safeParse(input);
+  const parsed = worldSchemas().roleSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '?';

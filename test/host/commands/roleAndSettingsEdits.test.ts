@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isFuseforksError } from '../../../src/core/errors.js';
 import { agentSpecSchema, modelTemplateSchema } from '../../../src/core/world/schema.js';
 import type { World } from '../../../src/core/world/types.js';
 import { removeRole, setAgentRole, upsertRole } from '../../../src/host/commands/roleEdits.js';
 import { applyVillageSettings, villageSettings } from '../../../src/host/commands/villageSettings.js';
+import { loadWorldSchemas } from '../../../src/core/world/worldSchemas.js';
+
+// The edit functions take the schemas from the holder a running village fills on its first edit.
+beforeAll(() => loadWorldSchemas());
 
 function world(): World {
   const agent = (id: string, roleId: string | null = null) => ({ ...agentSpecSchema.parse({ id, name: id.toUpperCase(), modelTemplateId: 't' }), roleId });
