@@ -11,6 +11,7 @@ import Gui from './commands/gui.js';
 import Init from './commands/init.js';
 import Seed from './commands/seed.js';
 import Serve from './commands/serve.js';
+import Stats from './commands/stats.js';
 import Status from './commands/status.js';
 
 /** Command id → command class. */
@@ -26,5 +27,6 @@ export const COMMANDS = {
   init: Init,
   seed: Seed,
   serve: Serve,
+  stats: Stats,
   status: Status,
 };
