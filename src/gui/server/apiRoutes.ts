@@ -107,6 +107,14 @@ const ROUTES: Route[] = [
   { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },
   // conversations
   { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: (v) => v.newSession() },
+  // stats (read-only): one conversation, every one, or every one in a half-open period of epoch ms
+  { method: 'GET', pattern: new RegExp(`^/api/stats/session/${SID}$`), handle: (v, p) => v.stats({ kind: 'session', sessionId: p.id! }) },
+  { method: 'GET', pattern: /^\/api\/stats\/all$/, handle: (v) => v.stats({ kind: 'all' }) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/stats\/all\/(?<since>[0-9]{1,16})\/(?<until>[0-9]{1,16})$/,
+    handle: (v, p) => v.stats({ kind: 'all', sinceMs: Number(p.since), untilMs: Number(p.until) }),
+  },
   // body {agentIds?: string[]}: summarize and continue (costs tokens; the client confirms first)
   { method: 'POST', pattern: /^\/api\/sessions\/summarize$/, handle: (v, _p, b) => v.summarize(b.agentIds === undefined ? undefined : strList(b, 'agentIds')) },
   { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/open$`), handle: (v, p) => v.openSession(p.id!) },

@@ -9,7 +9,7 @@ import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS } from '../../core/tools/regi
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { CommandApprovalsApi, DoorApi, HostApi, McpServerStatus, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
+import type { CommandApprovalsApi, DoorApi, HostApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -99,6 +99,11 @@ export class GuiVillage {
   async summarize(agentIds?: readonly string[]): Promise<GuiState & { summary: SummarizeReport }> {
     const summary = await this.host.summarize(agentIds);
     return { ...this.state(), summary };
+  }
+
+  /** Stats of one conversation or of all (read-only). */
+  stats(scope: StatsScope): Promise<StatsReport> {
+    return this.host.stats(scope);
   }
 
   /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting); answers the re-read state. */

@@ -9,10 +9,11 @@ import type { PlanReviewRequest } from '../../../core/turn/ports.js';
 import type { Recurrence, ScheduleProbe, ScheduleView, Weekday } from '../../../core/schedules/types.js';
 import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
 import type { SummarizeReport } from '../../../core/summaries/summaryReport.js';
+import type { StatsReport, StatsSlice } from '../../../core/stats/statsReport.js';
 import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelTemplate, RoleColor } from '../../../core/world/types.js';
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 
-export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, SummarizeReport, Weekday };
+export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<

@@ -48,11 +48,13 @@ export interface View {
   flow: DelegationFlow;
   /** Streaming replies by agent id; gone when the reply is recorded or the turn ends. */
   drafts: Record<string, Draft>;
+  /** Turn records committed since the page loaded (the stats view re-reads when it moves). */
+  turnsRecorded: number;
 }
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {} };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0 };
 }
 
 /** Replaces the server part after a read or a mutation's answer; events since then stay applied. */
@@ -152,6 +154,9 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       view.lines = [];
       view.drafts = {};
       return { refresh: true };
+    case 'turnRecorded':
+      view.turnsRecorded += 1;
+      return { refresh: false };
     case 'topologyChanged':
     case 'sessionSwitched':
     // A held wave appears or goes: re-read so the pane shows the server's list, never an assumed one.
