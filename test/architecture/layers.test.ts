@@ -39,8 +39,8 @@ const FORBIDDEN_IN_CORE: Record<string, (file: string) => boolean> = {
   koffi: (file) => file !== 'core/flock.ts' && file !== 'core/secrets/nonDumpable.ts',
 };
 
-/** The only packages the browser bundle loads. */
-const CLIENT_PACKAGES = ['vue', 'markdown-it'];
+/** The only packages the browser bundle loads (uplot with its stylesheet: the stats chart). */
+const CLIENT_PACKAGES = ['vue', 'markdown-it', 'uplot', 'uplot/dist/uPlot.min.css'];
 /** Build tooling that lives beside the client but never ships in the bundle. */
 const CLIENT_TOOLING = ['gui/client/vite.config.ts'];
 
