@@ -7,4 +7,5 @@ export * as factory from '../core/llm/factory.js';
 export * as secrets from '../core/secrets/secretStore.js';
 export * as builtins from '../core/tools/builtins.js';
 export * as external from '../core/tools/externalTool.js';
+export * as jev from '../core/jev/jevDeps.js';
 export * as engine from '../core/turn/turnEngine.js';

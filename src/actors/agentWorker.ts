@@ -33,6 +33,7 @@ const env: WorkerEnv = {
     const store = new secrets.MemorySecretStore(init.apiKey === null ? {} : { [init.template.id]: init.apiKey });
     return factory.createBackend(init.template, store, init.backendMode);
   },
+  makeJev: (init) => (init.jev === null ? undefined : loaded().jev.resolveJevDeps(init.jev.settings, init.jev.token)),
   makeTools: (init, callExternal) => {
     const { builtins, external } = loaded();
     return builtins.createToolBox(

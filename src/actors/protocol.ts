@@ -37,8 +37,9 @@ import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js'
  * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union). 6: usage (callUsage;
  * turnFailed carries the spend). 7: worker posts travel as batches (`WorkerBatch`), an ask's answer may come
  * straight from the target's worker (`peer`, `deliver.replyTo`, `DirectReply`), interrupts are plain messages again.
+ * 8: Jev (init.jev: the helper model's settings and token).
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -73,6 +74,14 @@ export interface InitMessage {
   planIds: SharedArrayBuffer;
   /** The private port (transferred): the data plane, and comlink calls in both directions (rpc.ts). */
   port: MessagePort;
+  /** The helper model (Jev) as the shelf had it when this agent started; null = no Jev configured in this run. */
+  jev: JevInit | null;
+}
+
+/** Jev for one worker: the settings, and the token only when stored (null = the judge explains it is missing). */
+export interface JevInit {
+  settings: import('../core/jev/jevSettings.js').JevSettings;
+  token: string | null;
 }
 
 /** One envelope to handle. `folded` = its causal parent was cut while it sat in the mailbox. */

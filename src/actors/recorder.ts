@@ -5,6 +5,7 @@
  */
 import type { AgentMessage } from '../core/events.js';
 import type { CallRecord, TurnRecord } from '../core/sessions/records.js';
+import type { ToolOriginal } from '../core/jev/helperPort.js';
 import type { Exchange } from '../core/turn/ports.js';
 
 /** Receives every record the runtime produces, in order. Implementations must not throw for I/O trouble. */
@@ -14,6 +15,8 @@ export interface SupervisorRecorder {
   appendTurn(record: TurnRecord): void;
   /** One LLM call's usage record (every call: turns, wrap-ups, summaries). */
   appendCall(record: CallRecord): void;
+  /** The original of a tool result the agent saw compressed (optional: recorders that keep no bodies skip it). */
+  appendToolOriginal?(agentId: string, original: ToolOriginal): void;
 }
 
 /** Records nothing. */
@@ -30,6 +33,7 @@ export class MemoryRecorder implements SupervisorRecorder {
   readonly exchanges: Array<{ agentId: string } & Exchange> = [];
   readonly turns: TurnRecord[] = [];
   readonly calls: CallRecord[] = [];
+  readonly toolOriginals: Array<{ agentId: string } & ToolOriginal> = [];
   appendMessage(message: AgentMessage): void {
     this.messages.push(message);
   }
@@ -41,5 +45,8 @@ export class MemoryRecorder implements SupervisorRecorder {
   }
   appendCall(record: CallRecord): void {
     this.calls.push(record);
+  }
+  appendToolOriginal(agentId: string, original: ToolOriginal): void {
+    this.toolOriginals.push({ agentId, ...original });
   }
 }

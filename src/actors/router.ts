@@ -205,6 +205,7 @@ export class Router {
     this.finish(slot, env);
     this.ctx.recorder.appendExchange(slot.id, r.exchange);
     this.recordedTurnSeq.set(slot.id, msg.turnSeq);
+    for (const original of r.toolOriginals ?? []) this.ctx.recorder.appendToolOriginal?.(slot.id, original);
     this.ctx.recorder.appendTurn({
       agentId: slot.id,
       tsMs: this.ctx.now() - r.elapsedMs,

@@ -192,6 +192,7 @@ export class Supervisor {
         planReview: this.opts.planReview ?? 'unavailable',
         externalTools,
         planIds: this.planIds,
+        jev: (await this.opts.jevFor?.()) ?? null,
       },
       {
         onMessage: (msg) => this.onWorkerMessage(s, handle, msg),

@@ -21,6 +21,8 @@ export interface SupervisorOptions {
   runApproval?: RunApprovalMode;
   /** How a worker treats a broken template; default `strict` (headless). */
   backendMode?: 'strict' | 'echoOnFailure';
+  /** Jev (the helper model) for a worker, read when each agent starts (so the GUI's changes apply at the next start). */
+  jevFor?: () => Promise<import('./protocol.js').JevInit | null>;
   /** This template's API key, or null when not required. Called on start, per agent. */
   apiKeyFor?: (template: ModelTemplate) => string | null;
   /** Prompt files of one agent, read per delivery (missing = ""). */

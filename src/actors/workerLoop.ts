@@ -10,6 +10,7 @@ import type { DiagFields, DiagLevel, DiagSink } from '../core/diag.js';
 import type { Remote } from 'comlink';
 import { BugError, isFuseforksError, toWire } from '../core/errors.js';
 import { assertNever, type CoreEvent } from '../core/events.js';
+import type { JevDeps } from '../core/jev/helperPort.js';
 import type { LlmBackend } from '../core/llm/canonical.js';
 import type { ToolBox, ToolReply } from '../core/tools/contract.js';
 import type { ExternalToolCaller } from '../core/tools/externalTool.js';
@@ -62,6 +63,8 @@ export interface WorkerEnv {
    * `degradedReason` set = an echo stands in for a broken template (emits `backendDegraded`).
    */
   makeBackend(init: InitMessage): { backend: LlmBackend; degradedReason?: string };
+  /** Jev for this worker's turns (absent or undefined = no Jev in this run). */
+  makeJev?(init: InitMessage): JevDeps | undefined;
   /** `callExternal` runs a main-thread (MCP) tool over the data plane. */
   makeTools(init: InitMessage, callExternal: ExternalToolCaller): ToolBox;
   budgetFromShared(shared: SharedArrayBuffer): BudgetGate;
@@ -119,6 +122,8 @@ class AgentActor {
   private stopping = false;
   private backend: LlmBackend | null = null;
   private tools: ToolBox | null = null;
+  /** Jev for this worker, made on the first turn (null = made, none configured). */
+  private jev: JevDeps | null | undefined = undefined;
   private nextRequestId = 1;
   /** `delegate` answers (the mailbox path stays plain messages; everything else with a reply is comlink). */
   private readonly waits = new Map<number, (result: DeliveryResult) => void>();
@@ -431,6 +436,8 @@ class AgentActor {
       now: () => this.env.now(),
       allocatePlanId: () => Atomics.add(this.planIds, 0, 1) + 1,
     };
+    if (this.jev === undefined) this.jev = this.env.makeJev?.(this.init) ?? null;
+    if (this.jev !== null) deps.jev = this.jev;
     return this.env.runTurn(input, deps);
   }
 

@@ -6,7 +6,6 @@
 import { mkdirSync } from 'node:fs';
 import type { DiagSink } from '../core/diag.js';
 import { FuseforksError, isFuseforksError } from '../core/errors.js';
-import { readJevView } from '../core/preflight/configReaders.js';
 import { villageMissing } from '../core/preflight/gatherView.js';
 import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import { ScheduleStore } from '../core/schedules/scheduleStore.js';
@@ -214,19 +213,6 @@ export async function loadProbeApprovals(
   return { approvals, villageId };
 }
 
-/** The `jev:` line: enabled from the shelf's jev.json, active only with a stored `jev_api_token`. */
-export async function noteJev(paths: VillagePaths, secrets: SecretStore, diag: DiagSink): Promise<{ active: boolean }> {
-  const { jev, problem } = await readJevView(paths.shelf.jev);
-  let token = false;
-  try {
-    token = secrets.has(JEV_TOKEN_KEY);
-  } catch (error) {
-    if (!isFuseforksError(error)) throw error;
-  }
-  const active = jev.enabled && token;
-  diag.note('jev', { enabled: jev.enabled, active, blocked: problem !== null });
-  return { active };
-}
 
 /** Pricing source (shelf pricing.json). HOOK: fetched only on user action, so boot reads and writes nothing. */
 export function pricingSource(): void {

@@ -25,7 +25,6 @@ import {
   loadProbeApprovals,
   moveLegacyKeys,
   lockVillage,
-  noteJev,
   openHostDoor,
   openSchedules,
   pricingSource,
@@ -36,6 +35,7 @@ import { CLOSE_GRACE_MS, closeHost, type HostParts } from './closeHost.js';
 import { HealthTracker } from './health/hostHealth.js';
 import { Host } from './host.js';
 import type { HostApi } from './hostApi.js';
+import { jevInit, noteJev } from './jevHost.js';
 import type { HostPaths } from './hostPaths.js';
 import { HostSessions, type BootSession } from './hostSessions.js';
 import { VillageCommands } from './villageCommands.js';
@@ -125,6 +125,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       planReview: options.planReview ?? (options.bypassPlanReview === true ? 'bypass' : 'unavailable'),
       backendMode: 'strict',
       apiKeyFor: (template) => apiKeyFor(template, secrets),
+      jevFor: () => jevInit(v, secrets),
       material: promptMaterialReader(v, log),
       restore: (agentId) => sessions.restoreFor(agentId),
       ...(recorder === null ? {} : { recorder }),
@@ -162,7 +163,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, log, summaries });
     hostRef.current = host;
     await openHostDoor(door, band, log);
-    await noteJev(v, secrets, log);
+    await noteJev(v, world, secrets, log);
     pricingSource();
     // village_id exists (probes) before this starts; under ask nothing is constructed.
     const ticker = startScheduleTicker(options.runSchedules, {

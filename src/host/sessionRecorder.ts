@@ -9,6 +9,7 @@ import { isFuseforksError } from '../core/errors.js';
 import type { AgentMessage, CoreEvent } from '../core/events.js';
 import type { CallRecord, SessionRecordBody, TurnRecord } from '../core/sessions/records.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
+import type { ToolOriginal } from '../core/jev/helperPort.js';
 import type { Exchange } from '../core/turn/ports.js';
 import type { SupervisorRecorder } from '../actors/recorder.js';
 
@@ -40,6 +41,10 @@ export class SessionRecorder implements SupervisorRecorder {
 
   appendExchange(agentId: string, exchange: Exchange): void {
     this.append({ kind: 'exchange', agentId, sent: exchange.sent, replied: exchange.replied }, null);
+  }
+
+  appendToolOriginal(agentId: string, original: ToolOriginal): void {
+    this.append({ kind: 'toolResult', agentId, ...original }, null);
   }
 
   appendTurn(record: TurnRecord): void {

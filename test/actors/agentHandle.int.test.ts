@@ -27,7 +27,7 @@ function spawn(): { handle: AgentHandle; inbox: FromWorker[]; exits: WorkerExit[
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en', maxHops: 8,
       apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required', history: [], summary: null,
-      lastCallMilli: 0, planReview: 'unavailable', externalTools: [], planIds: new SharedArrayBuffer(4),
+      lastCallMilli: 0, planReview: 'unavailable', externalTools: [], planIds: new SharedArrayBuffer(4), jev: null,
     },
     { onMessage: (m) => inbox.push(m), onExit: (e) => exits.push(e), mainSide },
   );

@@ -67,7 +67,7 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
       maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
-      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2,
+      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, jev: null,
     },
     [data.port2],
   );

@@ -5,6 +5,8 @@
  * `check` can say which file is broken (the runtime reports it again at boot).
  */
 import { readFile } from 'node:fs/promises';
+import { parseJevSettings } from '../jev/jevSettings.js';
+import { judgeOn, parseJudgeConfig } from '../jev/judgeConfig.js';
 import type { McpServerView } from './headlessPreflight.js';
 
 /** A file that exists but could not be used, for a stderr note. */
@@ -58,11 +60,15 @@ export async function readMcpServers(file: string, agentId: string | null): Prom
   return { servers, problem: null };
 }
 
-/** The judge an agent declares: `agents/{id}/judge.json` with a non-empty `to` (and not `enabled: false`). */
-export async function readJudgeTarget(file: string): Promise<{ to: string | null; problem: ReadProblem | null }> {
+/**
+ * The judge an agent declares in `agents/{id}/judge.json` (see core/jev/judgeConfig.ts): `declared` = the file is an
+ * object and not `enabled: false`; `to` = the agent whose rules the judge follows (optional).
+ */
+export async function readJudgeTarget(file: string): Promise<{ declared: boolean; to: string | null; problem: ReadProblem | null }> {
   const { value, problem } = await readJsonObject(file);
-  if (value === null || value.enabled === false) return { to: null, problem };
-  return { to: typeof value.to === 'string' && value.to.trim() !== '' ? value.to.trim() : null, problem: null };
+  if (value === null) return { declared: false, to: null, problem };
+  const config = parseJudgeConfig(JSON.stringify(value));
+  return { declared: judgeOn(config), to: judgeOn(config) ? config.to : null, problem: null };
 }
 
 /** What preflight needs from the shelf's jev.json. */
@@ -77,7 +83,6 @@ export interface JevView {
 export async function readJevView(file: string): Promise<{ jev: JevView; problem: ReadProblem | null }> {
   const { value, problem } = await readJsonObject(file);
   if (value === null) return { jev: { enabled: true, compression: false }, problem };
-  const pruning = value.pruning;
-  const compression = pruning === true || (typeof pruning === 'object' && pruning !== null && (pruning as Json).enabled === true);
-  return { jev: { enabled: value.enabled !== false, compression }, problem: null };
+  const settings = parseJevSettings(value);
+  return { jev: { enabled: settings.enabled, compression: settings.compression.enabled }, problem: null };
 }

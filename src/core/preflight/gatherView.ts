@@ -93,10 +93,8 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
     }
     const judge = await readJudgeTarget(paths.agentFile(agent.id, 'judge'));
     if (judge.problem) problems.push(judge.problem);
-    if (judge.to !== null) {
-      judgeTargets.add(judge.to);
-      if (isStarted) judgeAgents.push(agent.id);
-    }
+    if (judge.to !== null) judgeTargets.add(judge.to);
+    if (judge.declared && isStarted) judgeAgents.push(agent.id);
   }
   const jevRead = await readJevView(paths.shelf.jev);
   if (jevRead.problem) problems.push(jevRead.problem);

@@ -12,12 +12,13 @@ import type { AgentMessage, Endpoint, TurnStop } from '../events.js';
  * higher version than this build knows is skipped and counted, never a crash.
  *   v1 — message / exchange / summary / turn, as the original's Spec 12 + Spec 39 records (no cacheWrite1h).
  *   v2 — `call` (one per LLM call: agent, template, model, usage, latency, outcome); `turn` gains cacheWrite1h
- *        (a v1 turn reads with cacheWrite1h 0, which for those records means "not recorded").
+ *        (a v1 turn reads with cacheWrite1h 0, which for those records means "not recorded");
+ *        `toolResult` (the original of a tool result the agent saw compressed by Jev).
  */
 export const CURRENT_RECORD_VERSION = 2;
 
 /** The record kinds, closed. */
-export const RECORD_KINDS = ['message', 'exchange', 'summary', 'turn', 'call'] as const;
+export const RECORD_KINDS = ['message', 'exchange', 'summary', 'turn', 'call', 'toolResult'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** Per-turn usage as settled by the turn driver. Token fields are token counts; times are epoch / elapsed ms. */
@@ -45,7 +46,7 @@ export interface TurnRecord {
 }
 
 /** Why an LLM call was made: a round of a turn, the wrap-up after a cut turn, or "summarize and continue". */
-export const CALL_PURPOSES = ['turn', 'wrap_up', 'summarize'] as const;
+export const CALL_PURPOSES = ['turn', 'wrap_up', 'summarize', 'judge', 'compress'] as const;
 export type CallPurpose = (typeof CALL_PURPOSES)[number];
 
 /** How one LLM call ended. Tag `kind`; `failed` carries the error code (a truncated output is paid and failed). */
@@ -78,7 +79,9 @@ export type SessionRecordBody =
   | { kind: 'exchange'; agentId: string; sent: string; replied: string }
   | { kind: 'summary'; agentId: string; text: string; coversUpToSeq: number }
   | ({ kind: 'turn' } & TurnRecord)
-  | ({ kind: 'call' } & CallRecord);
+  | ({ kind: 'call' } & CallRecord)
+
+  | { kind: 'toolResult'; agentId: string; tool: string; round: number; original: string; compressedChars: number };
 
 /** A record as stored: the body plus its schema version. */
 export type SessionRecord = SessionRecordBody & { v: number };
@@ -175,6 +178,8 @@ function isBody(value: Obj): boolean {
       return isStr(value.agentId) && isStr(value.sent) && isStr(value.replied);
     case 'summary':
       return isStr(value.agentId) && isStr(value.text) && isCount(value.coversUpToSeq);
+    case 'toolResult':
+      return isStr(value.agentId) && isStr(value.tool) && isStr(value.original) && isCount(value.round) && isCount(value.compressedChars);
     case 'turn':
       return (
         isStr(value.agentId) &&

@@ -33,6 +33,8 @@ export interface ToolContext {
   ragSources?: readonly string[];
   /** Where grep/fd/diff scanning runs (the process's shared pool); absent = in this thread. */
   scan?: ScanRunner;
+  /** The helper model (Jev) of this turn, for the judge tool; absent = no Jev in this run. */
+  helper?: import('../jev/helperPort.js').HelperPort;
 }
 
 /** What decides whether and how a tool is shown to one agent. */

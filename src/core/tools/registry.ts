@@ -17,9 +17,9 @@ export const WORK_DIR_TOOL_NAMES = ['blackboard', 'diff', 'fd', 'file', 'grep', 
 
 /**
  * Names an `enabledTools` list may hold without a warning: the bundled tools, plus the built-ins that decide
- * for themselves (`rag` by its declared folders), which a list may name harmlessly.
+ * for themselves (`rag` by its declared folders, `judge` by judge.json), which a list may name harmlessly.
  */
-export const KNOWN_TOOL_NAMES: readonly string[] = [...BUNDLED_TOOL_NAMES, 'rag'].sort();
+export const KNOWN_TOOL_NAMES: readonly string[] = [...BUNDLED_TOOL_NAMES, 'judge', 'rag'].sort();
 
 /** The names of `enabledTools` this build does not know (never silently dropped: preflight and the GUI say so). */
 export function unknownEnabledTools(enabledTools: readonly string[] | null): string[] {

@@ -166,6 +166,8 @@ export interface TurnDeps {
   now(): number;
   /** Allocates plan ids (from 1, per engine instance); when absent the engine uses a per-thread counter. */
   allocatePlanId?(): number;
+  /** The helper model (Jev): the judge tool and tool-result compression. Absent = no Jev in this run. */
+  jev?: import('../jev/helperPort.js').JevDeps;
 }
 
 export type TurnOutcome =
@@ -205,6 +207,8 @@ export interface TurnResult {
   grounding?: Grounding;
   /** The model's thinking summaries of this turn, shown apart from the reply. */
   reasoningSummary?: string[];
+  /** Tool results the agent saw compressed; the driver records each original (session record `toolResult`). */
+  toolOriginals?: import('../jev/helperPort.js').ToolOriginal[];
 }
 
 /** A recorded message as the driver writes it (supervisor or harness). */

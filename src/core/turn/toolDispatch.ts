@@ -4,7 +4,9 @@
  */
 import type { ReasonState } from '../events.js';
 import type { ToolCall } from '../llm/canonical.js';
+import type { HelperPort } from '../jev/helperPort.js';
 import type { ToolContext } from '../tools/contract.js';
+import type { ToolResultFilter } from './helperCalls.js';
 import type { DelegationTools } from './delegationTools.js';
 import type { TurnDeps, TurnInput } from './ports.js';
 import { runPlan } from './plan.js';
@@ -25,6 +27,10 @@ export interface DispatchState {
   allocatePlanId(): number;
   /** Plan waves started so far (incremented here). */
   waves: number;
+  /** The helper model (Jev) for the judge tool; absent = none this run. */
+  helper?: HelperPort;
+  /** Tool-result compression, when on: maps a box tool's result to what the agent sees. */
+  compress?: ToolResultFilter;
 }
 
 /** The body returned to the model, and whether the repeat guard stopped the call. */
@@ -121,6 +127,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
       round,
       ragSources: input.agent.ragSources,
       ...(ports.scan === undefined ? {} : { scan: ports.scan }),
+      ...(state.helper === undefined ? {} : { helper: state.helper }),
     };
     synthetic = false;
     try {
@@ -128,6 +135,7 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
       body = outcome.body;
       ok = outcome.ok;
       reason = outcome.reason;
+      if (state.compress !== undefined) body = await state.compress(call.name, round, body);
     } catch (error) {
       body = `tool execution failed: ${error instanceof Error ? error.message : String(error)}`;
       ok = false;

@@ -26,6 +26,8 @@ export interface TurnRun {
   lastCallMilli: number;
   /** Grounding and thinking of the answers so far. */
   notes: ResponseNotes;
+  /** Originals of tool results that were compressed this turn (kept whatever way the turn ends). */
+  originals: import('../jev/helperPort.js').ToolOriginal[];
 }
 
 /** The `turn:` line (completed / repeat / tool_limit / failed; cap `-` for failed). */
@@ -56,6 +58,7 @@ function baseResult(run: TurnRun, replied: string): Omit<TurnResult, 'outcome' |
     lastCallMilli: run.lastCallMilli,
     elapsedMs: run.deps.now() - run.startedMs,
     ...run.notes.result(),
+    ...(run.originals.length > 0 ? { toolOriginals: run.originals } : {}),
   };
 }
 

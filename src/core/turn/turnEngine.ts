@@ -12,6 +12,7 @@ import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
 import { composeSystemPrompt } from './systemPrompt.js';
+import { helperPort, toolResultCompressor } from './helperCalls.js';
 import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
 import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
 import {
@@ -91,8 +92,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     waves: 0,
     lastCallMilli: input.lastCallMilli,
     notes: new ResponseNotes(),
+    originals: [],
   };
+  const helper = deps.jev === undefined ? undefined : helperPort(run, deps.jev);
+  const compress = toolResultCompressor(run, helper);
   const dispatch: DispatchState = {
+    ...(helper === undefined ? {} : { helper }),
+    ...(compress === undefined ? {} : { compress }),
     input,
     deps,
     delegation,
@@ -219,5 +225,6 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     lastCallMilli: run.lastCallMilli,
     elapsedMs: deps.now() - startedMs,
     ...run.notes.result(),
+    ...(run.originals.length > 0 ? { toolOriginals: run.originals } : {}),
   };
 }

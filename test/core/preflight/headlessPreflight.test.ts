@@ -110,7 +110,7 @@ describe('headlessPreflight: decisions', () => {
     const w = world({ agents: [agent('rec', { enabledTools: ['Grep', 'grep', 'Grep'] }), agent('b', { enabledTools: ['nope'] }), agent('c', { enabledTools: ['x'] })] });
     const found = headlessPreflight(w, [], view({ start: ['rec', 'b'] }));
     expect(found.map((f) => f.message.match(/name (\S+),/)?.[1])).toEqual(['Grep', 'nope']);
-    expect(found[0]?.fix).toContain('Known names: blackboard, diff, fd, file, grep, rag, remember, run, sd, yq.');
+    expect(found[0]?.fix).toContain('Known names: blackboard, diff, fd, file, grep, judge, rag, remember, run, sd, yq.');
   });
 
   it('--bypass-plan-review passes plan review', () => {

@@ -11,5 +11,5 @@ export function readFixture(name: string): unknown {
 
 export const V1_FIXTURES = ['message.v1.json', 'exchange.v1.json', 'summary.v1.json', 'turn.v1.json'] as const;
 
-/** v2 added the `call` kind and the 1-hour cache write on turns. */
-export const V2_FIXTURES = ['turn.v2.json', 'call.v2.json'] as const;
+/** v2 added the `call` and `toolResult` kinds and the 1-hour cache write on turns. */
+export const V2_FIXTURES = ['turn.v2.json', 'call.v2.json', 'toolResult.v2.json'] as const;

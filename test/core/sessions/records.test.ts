@@ -66,5 +66,8 @@ describe('stampRecord', () => {
     const stamped = stampRecord({ kind: 'exchange', agentId: 'a', sent: 's', replied: 'r' });
     expect(stamped.v).toBe(CURRENT_RECORD_VERSION);
     expect(checkRecord(stamped).ok).toBe(true);
+    const original = stampRecord({ kind: 'toolResult', agentId: 'a', tool: 't', round: 1, original: 'o', compressedChars: 1 });
+    expect(original.v).toBe(CURRENT_RECORD_VERSION);
+    expect(checkRecord(original).ok).toBe(true);
   });
 });
