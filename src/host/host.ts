@@ -14,7 +14,7 @@ import { prepareAttachments, wireOfAgent, type AttachmentUpload } from './attach
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
-import type { AgentRow, AskOptions, CommandApprovalsApi, DoorApi, HostApi, HostEvents, VillageEdits, VillageFilesApi } from './hostApi.js';
+import type { AgentRow, AskOptions, BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, HostEvents, JevApi, VillageEdits, VillageFilesApi } from './hostApi.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { HostPaths } from './hostPaths.js';
 import type { HostSessions } from './hostSessions.js';
@@ -35,6 +35,8 @@ export interface HostInternals {
   /** The edit engine over the host's own schedule store, probe approvals and secret store. */
   village: VillageCommands;
   door: DoorController;
+  blackboard: BlackboardApi;
+  jev: JevApi;
   /** The village's diagnostic log. */
   log: DiagSink;
   /** "Summarize and continue" runs (one at a time; the schedule wiring's summarizeAfter uses the same one). */
@@ -49,6 +51,8 @@ export class Host implements HostApi {
   readonly files: VillageFilesApi;
   readonly approvals: CommandApprovalsApi;
   readonly door: DoorApi;
+  readonly blackboard: BlackboardApi;
+  readonly jev: JevApi;
   readonly log: DiagSink;
   readonly #door: DoorController;
   readonly #supervisor: Supervisor;
@@ -74,6 +78,8 @@ export class Host implements HostApi {
     this.approvals = internals.village.approvals;
     this.door = internals.door;
     this.#door = internals.door;
+    this.blackboard = internals.blackboard;
+    this.jev = internals.jev;
     this.log = internals.log;
     this.events = { subscribe: (listener) => this.#supervisor.bus.onAny(listener) };
   }

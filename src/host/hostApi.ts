@@ -14,6 +14,8 @@ import type { NewSchedule, SchedulePatch } from '../core/schedules/scheduleStore
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
+import type { BlackboardView } from '../core/blackboard/boardView.js';
+import type { JevTestResult, JevView } from '../core/jev/jevView.js';
 import type { AskOutcome } from './askOutcome.js';
 import type { AttachmentUpload } from './attachmentUploads.js';
 import type { SummarizeReport } from './summaries.js';
@@ -46,6 +48,8 @@ export type { OrdinanceView } from './villageFiles.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
+export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boardView.js';
+export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
@@ -186,6 +190,34 @@ export interface DoorApi {
   rotateToken(): Promise<string>;
 }
 
+/**
+ * The blackboards: every current work folder's `blackboard/` notes, oldest first. A person reads, deletes one note or
+ * clears a board (notes move to that folder's `.fuseforks-trash/`); nothing here writes a note.
+ */
+export interface BlackboardApi {
+  list(): Promise<BlackboardView[]>;
+  /** BLACKBOARD_DELETE_FAILED for a folder that is no servant's or a name that is not a note; a missing note is fine. */
+  deleteNote(dir: string, name: string): Promise<BlackboardView[]>;
+  clear(dir: string): Promise<BlackboardView[]>;
+}
+
+/**
+ * Jev, the helper model: `{dataDir}/jev.json` (model, wire, switches), its token `jev_api_token` (write-only), a test
+ * call, and each agent's judge (`agents/{id}/judge.json`). Workers read the settings when they start.
+ */
+export interface JevApi {
+  /** Settings, whether a token is stored (never the token), the file's state, every agent's judge. */
+  view(): Promise<JevView>;
+  /** INVALID_REQUEST naming the field; CONFIG_PARSE when jev.json cannot be read (it is never overwritten). */
+  save(settings: unknown): Promise<JevView>;
+  setToken(token: string): Promise<JevView>;
+  clearToken(): Promise<JevView>;
+  /** One short call to the saved model with the stored token: the reply head, or the error code and message. */
+  test(): Promise<JevTestResult>;
+  /** Turns an agent's judge on or off; `to` names the judge agent (needed to turn on when the file has none). */
+  setJudge(agentId: string, enabled: boolean, to?: string | null): Promise<JevView>;
+}
+
 /** An open village. Built by `openVillage` (or `buildHost`); closed by `close()`. */
 export interface HostApi {
   /** Absolute `{dataDir}` (the shelf); the village is `{dataDir}/workspace`. */
@@ -199,6 +231,10 @@ export interface HostApi {
   readonly approvals: CommandApprovalsApi;
   /** The MCP door. */
   readonly door: DoorApi;
+  /** The blackboards of the agents' work folders (read, delete, clear). */
+  readonly blackboard: BlackboardApi;
+  /** Jev, the helper model (settings, token, test, judges). */
+  readonly jev: JevApi;
   /** The village's diagnostic log (`workspace/fuseforks.log`): counts and codes, never bodies or secrets. */
   readonly log: DiagSink;
 

@@ -62,10 +62,11 @@ export async function noteJev(paths: VillagePaths, world: World, secrets: Secret
 }
 
 /**
- * Turns an agent's judge on or off in `agents/{id}/judge.json`, keeping every other key. A judge.json that cannot
- * be parsed is never overwritten (CONFIG_PARSE names the file).
+ * Turns an agent's judge on or off in `agents/{id}/judge.json` and, when given, names the judge agent (`to`), keeping
+ * every other key. Turning on needs a judge (given now or already in the file). A judge.json that cannot be parsed
+ * is never overwritten (CONFIG_PARSE names the file).
  */
-export async function setJudgeEnabled(workspaceDir: string, agentId: string, enabled: boolean): Promise<void> {
+export async function setJudgeEnabled(workspaceDir: string, agentId: string, enabled: boolean, to: string | null = null): Promise<void> {
   const file = judgeFile(workspaceDir, agentId);
   let raw: Record<string, unknown> = {};
   let text: string | null = null;
@@ -84,8 +85,15 @@ export async function setJudgeEnabled(workspaceDir: string, agentId: string, ena
     }
     raw = JSON.parse(text) as Record<string, unknown>;
   }
+  const judge = to ?? (typeof raw.to === 'string' && raw.to.trim() !== '' ? raw.to : null);
+  if (enabled && judge === null) {
+    throw new FuseforksError('INVALID_REQUEST', `A judge for ${agentId} needs a judge agent ("to" in judge.json).`, {
+      fix: 'Pick the servant who is the judge, then switch it on.',
+      details: { field: 'to' },
+    });
+  }
   await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify({ ...raw, enabled }, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify({ ...raw, ...(to === null ? {} : { to }), enabled }, null, 2)}\n`);
 }
 
 /** Whether a FuseforksError is the parse refusal above (for callers that show it as a form error). */

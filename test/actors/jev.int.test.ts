@@ -47,7 +47,9 @@ describe('the judge', () => {
     helper.respond(() => reply.text('Verdict: yes\nThe material names the deadline.', { usage: { prompt: 1000, completion: 3000 } }));
     const v = villages.make([agent('J')], { jevFor: jevFor() }, { tokenBudget: 100_000 });
     mkdirSync(join(v.dir, 'agents', 'J'), { recursive: true });
-    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), JSON.stringify({ instructions: 'Deadlines count only when dated.' }));
+    mkdirSync(join(v.dir, 'agents', 'referee'), { recursive: true });
+    writeFileSync(join(v.dir, 'agents', 'referee', 'Construct.md'), 'You are the referee of release plans.');
+    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), JSON.stringify({ to: 'referee', instructions: 'Deadlines count only when dated.' }));
     await v.sup.startAgent('J');
     const stub = villages.stub();
     stub.respond((r) =>
@@ -63,6 +65,7 @@ describe('the judge', () => {
     expect(sent.model).toBe('jev-model');
     expect(sent.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(sent.system).toContain('Deadlines count only when dated.');
+    expect(sent.system).toContain('You are the referee of release plans.');
     expect(sent.lastUserText).toContain('Ship by 2026-12-24.');
     // The helper's 1,000 + 3,000 tokens are in the turn with the agent's two calls …
     expect(v.recorder.turns.map((t) => [t.prompt, t.completion])).toEqual([[2 * 700 + 1000, 2 * 25 + 3000]]);
@@ -77,7 +80,7 @@ describe('the judge', () => {
     helper.respond(() => reply.text('Verdict: no', { usage: { prompt: 1000, completion: 3000 } }));
     const v = villages.make([agent('J')], { jevFor: jevFor() }, { tokenBudget: 10_000 });
     mkdirSync(join(v.dir, 'agents', 'J'), { recursive: true });
-    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), '{}');
+    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), '{"to": "referee"}');
     await v.sup.startAgent('J');
     villages.stub().respond((r) => (toolResults(r).length === 0 ? reply.tool('judge', { question: 'q?', material: 'm' }, AGENT_USAGE) : reply.text('done', AGENT_USAGE)));
     // 10,000: the agent's call 800, the verdict 1,000 + 3,000×4 = 13,000 → nothing left for round two.
@@ -90,7 +93,7 @@ describe('the judge', () => {
     helper.reset();
     const v = villages.make([agent('J')], { jevFor: jevFor({}, null) });
     mkdirSync(join(v.dir, 'agents', 'J'), { recursive: true });
-    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), '{"enabled": true}');
+    writeFileSync(join(v.dir, 'agents', 'J', 'judge.json'), '{"enabled": true, "to": "referee"}');
     await v.sup.startAgent('J');
     const stub = villages.stub();
     stub.respond((r) => (toolResults(r).length === 0 ? reply.tool('judge', { question: 'q?', material: 'm' }) : reply.text(toolResults(r)[0] ?? '')));

@@ -50,6 +50,8 @@ const DIALOGS: Array<[opener: string, dialog: string]> = [
   ['open-approvals', 'approvals-dialog'],
   ['open-settings', 'settings-dialog'],
   ['open-door', 'door-panel'],
+  ['open-blackboard', 'blackboard-panel'],
+  ['open-jev', 'jev-dialog'],
 ];
 
 async function expectFocusIn(dialog: string): Promise<void> {

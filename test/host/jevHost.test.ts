@@ -22,7 +22,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('the jev: band line', () => {
   it('reports the real state, presence only', async () => {
     writeFileSync(paths.shelf.jev, JSON.stringify({ baseUrl: 'http://127.0.0.1:9/v1', model: 'small', pruning: { enabled: true, thresholdChars: 5000 } }));
-    writeFileSync(join(paths.workspace, 'agents', 'a', 'judge.json'), '{"instructions": "x"}');
+    writeFileSync(join(paths.workspace, 'agents', 'a', 'judge.json'), '{"to": "b", "instructions": "x"}');
     const diag = new MemoryDiagSink();
     const secrets = new MemorySecretStore({ jev_api_token: 'tok-123' });
     expect(await noteJev(paths, world, secrets, diag)).toEqual({ active: true });
@@ -33,7 +33,7 @@ describe('the jev: band line', () => {
   });
 
   it('warns when a judge or compression is configured but Jev cannot run', async () => {
-    writeFileSync(join(paths.workspace, 'agents', 'a', 'judge.json'), '{}');
+    writeFileSync(join(paths.workspace, 'agents', 'a', 'judge.json'), '{"to": "b"}');
     const diag = new MemoryDiagSink();
     expect(await noteJev(paths, world, new MemorySecretStore(), diag)).toEqual({ active: false });
     expect(diag.notes[0]).toMatchObject({ level: 'warn', fields: { active: false, judges: 1, token: 'missing', model: '-' } });
@@ -52,8 +52,9 @@ describe('the judge switch', () => {
     writeFileSync(file, '{"to": "judge", "x-custom": [1]}');
     await setJudgeEnabled(paths.workspace, 'a', false);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ to: 'judge', 'x-custom': [1], enabled: false });
-    await setJudgeEnabled(paths.workspace, 'b', true);
-    expect(JSON.parse(readFileSync(join(paths.workspace, 'agents', 'b', 'judge.json'), 'utf8'))).toEqual({ enabled: true });
+    await expect(setJudgeEnabled(paths.workspace, 'b', true)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await setJudgeEnabled(paths.workspace, 'b', true, 'a');
+    expect(JSON.parse(readFileSync(join(paths.workspace, 'agents', 'b', 'judge.json'), 'utf8'))).toEqual({ to: 'a', enabled: true });
     writeFileSync(file, '{"to": ');
     await expect(setJudgeEnabled(paths.workspace, 'a', true)).rejects.toMatchObject({ code: 'CONFIG_PARSE' });
     expect(readFileSync(file, 'utf8')).toBe('{"to": ');

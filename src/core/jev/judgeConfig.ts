@@ -1,8 +1,9 @@
 /**
- * `agents/{id}/judge.json`: an agent that declares it gets the `judge` tool (the helper model answers a question
- * about some material with a verdict). Keys: `enabled` (default true; the GUI's on/off), `to` (optional: the id of
- * a village agent whose Construct.md and SKILL.md are the judge's standing rules — that agent is never started for
- * it, the helper plays the part inside the caller's tool call), `instructions` (optional extra rules).
+ * `agents/{id}/judge.json`: an agent that declares a judge gets the `judge` tool (the helper model answers a
+ * question about some material with a verdict). A judge is declared by `to`: the id of the village agent who is the
+ * judge — its Construct.md and SKILL.md are the judge's standing rules, and it is never started for this (the
+ * helper plays the part inside the caller's tool call). `enabled` (default true) is the GUI's on/off, `instructions`
+ * optional extra rules.
  * Unknown keys survive the GUI's toggle. Read on each presentation, so a toggle applies at the next turn.
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 
 /** The judge an agent declares. */
 export interface JudgeConfig {
-  /** judge.json exists as an object (whatever `enabled` says). */
+  /** judge.json is an object that names its judge (`to`), whatever `enabled` says. */
   declared: boolean;
   enabled: boolean;
   to: string | null;
@@ -37,10 +38,11 @@ export function parseJudgeConfig(text: string | null): JudgeConfig {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...NO_JUDGE, problem: 'expected a JSON object' };
   const v = value as Record<string, unknown>;
+  const to = typeof v.to === 'string' && v.to.trim() !== '' ? v.to.trim() : null;
   return {
-    declared: true,
+    declared: to !== null,
     enabled: v.enabled !== false,
-    to: typeof v.to === 'string' && v.to.trim() !== '' ? v.to.trim() : null,
+    to,
     instructions: typeof v.instructions === 'string' ? v.instructions.trim() : '',
     problem: null,
   };

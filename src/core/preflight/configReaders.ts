@@ -61,8 +61,8 @@ export async function readMcpServers(file: string, agentId: string | null): Prom
 }
 
 /**
- * The judge an agent declares in `agents/{id}/judge.json` (see core/jev/judgeConfig.ts): `declared` = the file is an
- * object and not `enabled: false`; `to` = the agent whose rules the judge follows (optional).
+ * The judge an agent declares in `agents/{id}/judge.json` (see core/jev/judgeConfig.ts): declared by a non-empty
+ * `to` (the judge agent), off with `enabled: false`.
  */
 export async function readJudgeTarget(file: string): Promise<{ declared: boolean; to: string | null; problem: ReadProblem | null }> {
   const { value, problem } = await readJsonObject(file);

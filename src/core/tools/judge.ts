@@ -29,6 +29,7 @@ function readOrEmpty(path: string): string {
 
 /** The judge's system text: the fixed role, then the declared rules (the `to` agent's files, `instructions`). */
 export function judgeSystem(config: JudgeConfig, workspaceDir: string, language: Language): string {
+  // The judge agent's own files are its standing rules (a missing file is simply no rules).
   const parts = [
     pick(
       language,

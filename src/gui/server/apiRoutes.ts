@@ -6,6 +6,7 @@
 import type { NewSchedule, SchedulePatch } from '../../core/schedules/scheduleStore.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import { DESIGN_ROUTES } from './designRoutes.js';
+import { TOOL_ROUTES } from './toolRoutes.js';
 import type { GuiVillage } from './guiVillage.js';
 import { badField, ID, num, optStr, SID, str, strList, UUID, type Body, type Route } from './routeFields.js';
 
@@ -135,6 +136,8 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`^/api/sessions/${SID}/export$`), handle: (v, p) => v.commands.exportSession(p.id!) },
   // agent files, approvals, roles, Ordinance, settings, MCP status, connection test (designRoutes.ts)
   ...DESIGN_ROUTES,
+  // blackboards and Jev (toolRoutes.ts)
+  ...TOOL_ROUTES,
 ];
 
 /** The route for a method and path, with its params; null when none matches. */

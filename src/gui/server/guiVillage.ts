@@ -5,11 +5,11 @@
  */
 import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
-import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS } from '../../core/tools/registry.js';
+import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../../core/tools/registry.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { CommandApprovalsApi, DoorApi, HostApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
+import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -21,7 +21,8 @@ export interface GuiState extends VillageState {
   planReviews: PlanReviewRequest[];
   appVersion: string;
   /** The bundled tools an agent may be given, and the set a `null` enabledTools means. */
-  tools: { bundled: string[]; defaults: string[] };
+  /** Switchable tools, the default set, and every name an enabledTools list may hold without a warning. */
+  tools: { bundled: string[]; defaults: string[]; known: string[] };
 }
 
 /**
@@ -43,6 +44,16 @@ export class GuiVillage {
     private readonly host: HostApi,
     private readonly appVersion: string,
   ) {}
+
+  /** The blackboards (read, delete, clear). */
+  get blackboard(): BlackboardApi {
+    return this.host.blackboard;
+  }
+
+  /** Jev: settings, write-only token, test call, judge per agent. */
+  get jev(): JevApi {
+    return this.host.jev;
+  }
 
   /** The village edit commands the routes call (the host's own, over the stores its ticker reads). */
   get commands(): VillageEdits {
@@ -71,7 +82,7 @@ export class GuiVillage {
       messages: this.messages(),
       planReviews: this.host.pendingPlanReviews(),
       appVersion: this.appVersion,
-      tools: { bundled: [...BUNDLED_TOOL_NAMES], defaults: [...DEFAULT_ENABLED_TOOLS] },
+      tools: { bundled: [...BUNDLED_TOOL_NAMES], defaults: [...DEFAULT_ENABLED_TOOLS], known: [...KNOWN_TOOL_NAMES] },
     };
   }
 

@@ -9,25 +9,10 @@ import { BLACKBOARD_DIR, isSafeNoteName, listNotes, MAX_GUI_NOTE_CHARS } from '.
 import { FuseforksError } from '../../core/errors.js';
 import { removeOp } from '../../core/tools/fileOps.js';
 import type { World } from '../../core/world/types.js';
+import type { BlackboardView } from '../../core/blackboard/boardView.js';
+import type { BlackboardApi } from '../hostApi.js';
 
-/** One note as the GUI shows it (`content` cut at 256 KiB with a marker). */
-export interface BlackboardNoteView {
-  name: string;
-  author: string | null;
-  authorName: string | null;
-  postedAtMs: number | null;
-  modifiedMs: number;
-  title: string;
-  content: string;
-  truncated: boolean;
-}
-
-/** The board of one work folder and the agents that share it. */
-export interface BlackboardView {
-  dir: string;
-  agents: string[];
-  notes: BlackboardNoteView[];
-}
+export type { BlackboardNoteView, BlackboardView } from '../../core/blackboard/boardView.js';
 
 /** The failure of a delete or clear, naming the note or folder and what to do. */
 export function blackboardDeleteFailed(what: string, reason: string): FuseforksError {
@@ -103,4 +88,23 @@ export async function clearBlackboard(world: World, dir: string, nowMs: number =
   const notes = await listNotes(board);
   for (const note of notes) await deleteBlackboardNote(world, dir, note.name, nowMs);
   return notes.length;
+}
+
+/** The host's blackboard facet over the current world (whose work folders are the boards). */
+export class BlackboardCommands implements BlackboardApi {
+  constructor(private readonly world: () => World) {}
+
+  list(): Promise<BlackboardView[]> {
+    return listBlackboards(this.world());
+  }
+
+  async deleteNote(dir: string, name: string): Promise<BlackboardView[]> {
+    await deleteBlackboardNote(this.world(), dir, name);
+    return this.list();
+  }
+
+  async clear(dir: string): Promise<BlackboardView[]> {
+    await clearBlackboard(this.world(), dir);
+    return this.list();
+  }
 }

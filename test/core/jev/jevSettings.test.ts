@@ -25,7 +25,9 @@ describe('jev.json', () => {
 describe('judge.json', () => {
   it.each([
     [null, { declared: false, enabled: false }],
-    ['{}', { declared: true, enabled: true, to: null }],
+    ['{}', { declared: false, enabled: true, to: null }],
+    ['{"to": "judge"}', { declared: true, enabled: true, to: 'judge' }],
+    ['{"to": null}', { declared: false, to: null }],
     ['{"enabled": false, "to": "judge"}', { declared: true, enabled: false, to: 'judge' }],
     ['[1]', { declared: false, problem: 'expected a JSON object' }],
     ['{oops', { declared: false, problem: 'not valid JSON' }],

@@ -165,7 +165,7 @@ describe('session store on real LMDB', () => {
 
     const again = openStore();
     const read = again.records(id);
-    expect(read.records.map((r) => r.kind)).toEqual(['message', 'exchange', 'summary', 'turn', 'turn', 'call']);
+    expect(read.records.map((r) => r.kind)).toEqual(['message', 'exchange', 'summary', 'turn', 'turn', 'call', 'toolResult']);
     expect(read.skipped).toEqual({ futureVersion: 1, malformed: 1 });
     const restored = again.restore(id);
     expect(restored.counts.skipped).toEqual({ futureVersion: 1, malformed: 1 });

@@ -63,7 +63,7 @@ export interface GuiState {
   /** `run` requests waiting for a person, and run.json files that cannot be read. */
   commandRequests: CommandRequests;
   /** Bundled tools, and the set `enabledTools: null` means. */
-  tools: { bundled: string[]; defaults: string[] };
+  tools: { bundled: string[]; defaults: string[]; known: string[] };
 }
 
 /** One file of an agent as its editor shows it. */
