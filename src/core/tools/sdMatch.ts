@@ -1,7 +1,7 @@
 /**
  * The one place `sd` finds matches and expands replacements. The rest of the tool sees only `findMatches`
- * and `expandReplacement`, so the matcher can move to the bounded regex engine `grep` uses without touching
- * the tool: today it is JavaScript's RegExp, compiled by grep's own `compilePattern` (same limits, same text).
+ * and `expandReplacement`. Patterns are compiled by grep's `compilePattern`, i.e. the bounded-time engine of
+ * safeRegex.ts (same limits, same refusals: no backreferences or lookarounds), with `g` and `m` added.
  *
  * Replacement syntax (the `sd` command's): `$1` or `${1}` is a numbered group, `$name` or `${name}` a named
  * group, `$$` a literal `$`; any other `$` stays as it is. A group the pattern does not have is refused, not

@@ -35,6 +35,11 @@ describe('sd replacement syntax', () => {
     expect(replace('Foo foo', 'foo', 'bar', false)).toBe('Foo bar');
   });
 
+  it('compiles on the bounded-time engine: a backreference is refused, a catastrophic pattern runs in linear time', () => {
+    expect('regex' in (compileSearch('(a)\\1', false, 'en') as object)).toBe(false);
+    expect(replace(`${'a'.repeat(40)}!`, '^(a+)+$', 'x')).toBe(`${'a'.repeat(40)}!`);
+  });
+
   it('refuses a group the pattern does not have', () => {
     const s = search('(a)');
     const parts = parseReplacement('$2 $name', s, 'en');
