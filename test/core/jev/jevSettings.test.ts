@@ -8,7 +8,7 @@ describe('jev.json', () => {
     ['pruning: true (the short form)', { pruning: true }, { compression: { enabled: true, thresholdChars: 8000 } }],
     ['pruning object with a threshold', { pruning: { enabled: true, thresholdChars: 3000 } }, { compression: { enabled: true, thresholdChars: 3000 } }],
     ['a threshold below the floor is raised', { pruning: { enabled: true, thresholdChars: 10 } }, { compression: { enabled: true, thresholdChars: 1000 } }],
-    ['an unknown wire falls back', { wire: 'gemini', model: 'x' }, { model: 'x' }],
+    ['an unknown wire falls back', { wire: 'mistral_native', model: 'x' }, { model: 'x' }],
     ['enabled false', { enabled: false, baseUrl: ' http://h/v1 ' }, { enabled: false, baseUrl: 'http://h/v1' }],
   ];
   it.each(cases)('%s', (_label, raw, expected) => {
