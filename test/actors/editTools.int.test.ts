@@ -91,6 +91,10 @@ describe('sd and yq through the turn engine', () => {
     expect(readFileSync(join(work, 'settings.json'))).toEqual(readFileSync(join(FIXTURES, 'settings.expected.json')));
     const results = toolResults(stub.requests.at(-1)!);
     expect(results[3]).toContain('"rounds": 20');
+    // The apply wrote exactly the line the preview showed (and the byte-compare above says nothing else moved).
+    expect(results[0]).toMatch(/^Preview \(not applied\): set agents\[1\]\.rounds in village\.toml/);
+    expect(changedLines(results[0]!).map((l) => l.trimEnd())).toEqual(['-rounds = 4', '+rounds = 6']);
+    expect(changedLines(results[1]!)).toEqual(changedLines(results[0]!));
     const invoked = v.events.flatMap((e) => (e.type === 'toolInvoked' ? [[e.tool, e.ok]] : []));
     expect(invoked).toEqual([['yq', true], ['yq', true], ['yq', true], ['yq', true]]);
   });

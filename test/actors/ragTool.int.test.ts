@@ -23,6 +23,7 @@ beforeEach(() => {
   writeFileSync(join(base, 'docs', 'handbook.md'), '# Handbook\n## Deploy\nUse the blue button.\n## Rollback\nUse the red one.\n');
   writeFileSync(join(base, 'private', 'keys.md'), '# Keys\nthe vault code is 0000\n');
   symlinkSync('../private/keys.md', join(base, 'docs', 'keys.md'));
+  symlinkSync('../private', join(base, 'docs', 'priv'));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -39,6 +40,10 @@ describe('rag through the turn engine', () => {
           return reply.tool('rag', { op: 'read', path: 'handbook.md', section: 'Deploy' });
         case 2:
           return reply.tool('rag', { op: 'read', path: 'keys.md' });
+        case 3:
+          return reply.tool('rag', { op: 'read', path: 'priv/keys.md' });
+        case 4:
+          return reply.tool('rag', { op: 'search', pattern: 'vault' });
         default:
           return reply.text('done');
       }
@@ -46,13 +51,18 @@ describe('rag through the turn engine', () => {
     const out = await v.sup.askExternalOutcome('tester', 'how do I deploy?');
     expect(out.state).toBe('answered');
     expect(toolNames(stub.requests[0]!)).toContain('rag');
-    const [found, section, leak] = toolResults(stub.requests.at(-1)!);
+    const [found, section, leak, dirLeak, searched] = toolResults(stub.requests.at(-1)!);
     expect(found).toBe(`1 matches:\n# ${join(base, 'docs')}\nhandbook.md:3: Use the blue button.\n    § Handbook > Deploy`);
     expect(section).toBe('handbook.md > Handbook > Deploy\n\n## Deploy\nUse the blue button.');
     expect(leak).toMatch(/keys\.md points outside the declared reference folders/);
     expect(leak).not.toContain('0000');
+    // A folder symlinked out of the root is refused the same way, and a search never walks into it.
+    expect(dirLeak).toMatch(/points outside the declared reference folders/);
+    expect(dirLeak).not.toContain('0000');
+    expect(searched).not.toContain('0000');
+    expect(searched).toMatch(/^0 matches|no match/i);
     const invoked = v.events.flatMap((e) => (e.type === 'toolInvoked' ? [[e.tool, e.ok]] : []));
-    expect(invoked).toEqual([['rag', true], ['rag', true], ['rag', false]]);
+    expect(invoked).toEqual([['rag', true], ['rag', true], ['rag', false], ['rag', false], ['rag', true]]);
   });
 
   it('is not offered when no declared folder exists', async () => {

@@ -3,10 +3,11 @@
  * usage the stub reported (summed by hand here), the cost is the formula on the priced template and agrees with
  * `ask --json`; it also reads while another process holds the village; "no records" is said; bad flags exit 2.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reply } from '../support/stubLlm.js';
+import { toolResults } from '../actors/support/stubVillages.js';
+import { reply, startStubLlm } from '../support/stubLlm.js';
 import { holdVillage, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
@@ -57,6 +58,32 @@ describe('fuseforks-cli stats', () => {
     expect(text.stdout).toMatch(/input\s+2,000 \(cache 25%\)/);
     expect(text.stdout).toContain('≈ $0.0062 (prices as of 2026-07-01), 1 of 1 calls priced (100% of tokens)');
     expect(text.stdout).toMatch(/desk\s+stub-model\s+1\s+0\s+1,950/);
+  });
+
+  it('counts a judge verdict (Jev, on a second stub) like any call, under the helper model', async () => {
+    const helper = await startStubLlm();
+    try {
+      const VERDICT = { prompt: 900, completion: 60 };
+      helper.respond(() => reply.text('Verdict: enough', { usage: VERDICT }));
+      stub().respond((r) => (toolResults(r).length === 0 ? reply.tool('judge', { question: 'Enough?', material: 'the stock list' }, { usage: USAGE }) : reply.text('Enough.', { usage: USAGE })));
+      const dir = village();
+      mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
+      writeFileSync(join(dir, 'workspace/agents/desk/judge.json'), '{"to": "referee"}');
+      writeFileSync(join(dir, 'jev.json'), JSON.stringify({ baseUrl: helper.baseUrl, model: 'jev-model' }));
+      const ask = await runCli(['ask', '--data-dir', dir, '--start', 'reception', '--secrets', 'env', '--json', 'Is it enough?'], { FUSEFORKS_SECRET_JEV_API_TOKEN: 'jev-cli-token' });
+      expect(ask.code, ask.stderr).toBe(0);
+      expect(helper.count).toBe(1);
+
+      const run = await runCli(['stats', '--data-dir', dir, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as { totals: Record<string, number>; byAgent: Array<{ agentId: string; model: string; calls: number; prompt: number; completion: number }> };
+      expect(report.totals).toMatchObject({ turns: 1, calls: 3, prompt: 2 * USAGE.prompt + VERDICT.prompt, completion: 2 * USAGE.completion + VERDICT.completion });
+      expect(report.byAgent.map((a) => [a.agentId, a.model, a.calls, a.prompt, a.completion])).toContainEqual(['desk', 'jev-model', 1, VERDICT.prompt, VERDICT.completion]);
+      const text = await runCli(['stats', '--data-dir', dir]);
+      expect(text.stdout).toMatch(/desk\s+jev-model\s+/);
+    } finally {
+      await helper.close();
+    }
   });
 
   it('reads beside a process that holds the village, without waiting for it', async () => {
