@@ -31,6 +31,16 @@ export type TemplatePrices = Pick<
   'inputPerMtok' | 'outputPerMtok' | 'cacheReadPerMtok' | 'cacheWritePerMtok' | 'cacheWrite1hPerMtok' | 'pricingAsOf'
 >;
 
+/** A template with no price known (unpriced: never $0). */
+export const NO_PRICES: TemplatePrices = {
+  inputPerMtok: null,
+  outputPerMtok: null,
+  cacheReadPerMtok: null,
+  cacheWritePerMtok: null,
+  cacheWrite1hPerMtok: null,
+  pricingAsOf: null,
+};
+
 const PER_TOKEN = 1 / 1_000_000;
 
 /** The rates of a template, or null when it is unpriced (input or output unknown). */

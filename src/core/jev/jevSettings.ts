@@ -5,6 +5,7 @@
  * cannot be parsed is reported and never overwritten. Unknown keys survive a rewrite.
  */
 import { readFile } from 'node:fs/promises';
+import { NO_PRICES } from '../billing/pricing.js';
 import { JEV_TOKEN_KEY } from '../secrets/secretNames.js';
 import { KNOWN_PROVIDERS } from '../world/enums.js';
 import type { ModelTemplate, Provider } from '../world/types.js';
@@ -145,11 +146,6 @@ export function jevTemplate(settings: JevSettings): ModelTemplate {
     stream: false,
     requestTimeoutSecs: settings.requestTimeoutSecs,
     maxRetries: 2,
-    inputPerMtok: null,
-    outputPerMtok: null,
-    cacheReadPerMtok: null,
-    cacheWritePerMtok: null,
-    cacheWrite1hPerMtok: null,
-    pricingAsOf: null,
+    ...NO_PRICES,
   };
 }

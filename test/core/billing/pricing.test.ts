@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { costUsd, priceBook, ratesOf, summarizeCost, type PricedTokens, type TemplatePrices } from '../../../src/core/billing/pricing.js';
+import { costUsd, NO_PRICES, priceBook, ratesOf, summarizeCost, type PricedTokens, type TemplatePrices } from '../../../src/core/billing/pricing.js';
 
-const unset: TemplatePrices = {
-  inputPerMtok: null,
-  outputPerMtok: null,
-  cacheReadPerMtok: null,
-  cacheWritePerMtok: null,
-  cacheWrite1hPerMtok: null,
-  pricingAsOf: null,
-};
+const unset: TemplatePrices = NO_PRICES;
 const p = (patch: Partial<TemplatePrices>): TemplatePrices => ({ ...unset, ...patch });
 
 describe('ratesOf: unset is unknown, never 0, and the fall-backs', () => {

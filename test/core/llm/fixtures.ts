@@ -1,4 +1,5 @@
 /** Shared inputs for the LLM tests: a model template and a canonical request. */
+import { NO_PRICES } from '../../../src/core/billing/pricing.js';
 import type { ChatRequest } from '../../../src/core/llm/canonical.js';
 import type { ModelTemplate } from '../../../src/core/world/types.js';
 
@@ -18,12 +19,7 @@ export function template(baseUrl: string, over: Partial<ModelTemplate> = {}): Mo
     effort: null,
     requestTimeoutSecs: 5,
     maxRetries: 3,
-    inputPerMtok: null,
-    outputPerMtok: null,
-    cacheReadPerMtok: null,
-    cacheWritePerMtok: null,
-    cacheWrite1hPerMtok: null,
-    pricingAsOf: null,
+    ...NO_PRICES,
     googleSearch: false, xaiWebSearch: false, xaiXSearch: false, openaiWebSearch: false, openaiReasoningPro: false, metaWebSearch: false, stream: true,
     ...over,
   };
