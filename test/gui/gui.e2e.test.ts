@@ -167,13 +167,19 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
       expect(res.status, `${method} ${path}`).toBe(200);
       return res.body as { world: { agents: Array<{ id: string }> } };
     };
+    // Each API step waits until the page shows its outcome: a status the page still shows from before a
+    // stop/start (its events not applied yet on a busy machine) would let the message below go to an agent the
+    // page then sees stopping, and the chat refuses to send to it.
     await api('POST', '/api/agents', { name: 'Carol' });
+    await page.waitForSelector(id('agent-card-carol'));
     await api('PUT', '/api/agents/alice/ties', { targets: ['bob', 'carol'] });
     const alice = (await api('GET', '/api/state')).world.agents.find((a) => a.id === 'alice');
     await api('PUT', '/api/agents/alice', { spec: { ...alice, planReview: true } });
     await api('POST', '/api/agents/alice/stop');
+    await page.waitForSelector(`${id('status-alice')}[data-status="idle"]`);
     await api('POST', '/api/agents/alice/start');
     await api('POST', '/api/agents/carol/start');
+    await page.waitForSelector(`${id('status-carol')}[data-status="running"]`);
     stub.reset();
     stub.enqueue(reply.tool('plan', { tasks: [{ to: 'bob', message: 'Bob: count the apples' }, { to: 'carol', message: 'Carol: count the pears' }] }));
     stub.respond((r) => {
@@ -184,6 +190,7 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await page.click(`${id('agent-card-alice')} .card-name`);
     await page.fill(id('chat-input'), 'count the fruit');
     await page.press(id('chat-input'), 'Enter');
+    await page.waitForSelector(`${id('bubble-user')}:has-text("count the fruit")`);
     await page.waitForSelector(id('plan-reviews'));
     await expect(page.locator(id('plan-review-task')).count()).resolves.toBe(2);
     await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Bob: count the apples');
@@ -205,7 +212,7 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await expect(page.textContent(id('agent-card-alice'))).resolves.toContain('Reception');
     await page.waitForSelector(`${id('status-alice')}[data-status="running"]`);
     await page.close();
-  }, 120_000);
+  }, 240_000);
 
   it('a village held by `serve` shows the lock message on the boot overlay; the serve log gains no line', async () => {
     const held = exampleVillage(temps);
