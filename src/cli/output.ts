@@ -1,8 +1,10 @@
 /**
  * The one renderer of fuseforks-cli (STYLE 11): stdout carries only the answer (`ask`) or the findings
  * (`check`); stderr carries notes, as human text or — under `--events jsonl` — one JSON object per line of
- * exactly three kinds: a CoreEvent, `{"type":"cli",level,code,message,fix?}`, `{"type":"log",message,source?}`.
+ * exactly three kinds: a CoreEvent, `{"type":"cli",level,code,message,fix?,fault?}`, `{"type":"log",message,source?}`.
  */
+import { faultOf, type ErrorFault } from '../core/errorFaults.js';
+import { isErrorCode } from '../core/errors.js';
 import type { CoreEvent } from '../core/events.js';
 import type { AskReport } from './ask/askReport.js';
 import type { Finding } from '../core/preflight/finding.js';
@@ -29,10 +31,18 @@ export interface CliNote {
   fix?: string;
 }
 
-/** The JSON form of a CLI note (`{"type":"cli",…}`); `fix` only when present. */
+/** Who is at fault for a note's code: an error code's row in ERROR_FAULTS, the person for ARGUMENT, else none. */
+export function noteFault(code: string): ErrorFault | undefined {
+  if (isErrorCode(code)) return faultOf(code);
+  return code === 'ARGUMENT' ? 'user' : undefined;
+}
+
+/** The JSON form of a CLI note (`{"type":"cli",…}`); `fix` only when present, `fault` only for an error code. */
 export function cliLine(note: CliNote): string {
   const line: Record<string, string> = { type: 'cli', level: note.level, code: note.code, message: note.message };
   if (note.fix !== undefined && note.fix !== '') line.fix = note.fix;
+  const fault = noteFault(note.code);
+  if (fault !== undefined) line.fault = fault;
   return JSON.stringify(line);
 }
 

@@ -1,7 +1,11 @@
 /**
  * The one bottom-layer error file: stable codes, a plain-JSON wire form, no domain imports.
  * Codes are listed in data_contract.yaml (`error_codes`); the contract test keeps both equal.
+ * Who is at fault for each code lives in one table, errorFaults.ts.
  */
+import { faultOf, type ErrorFault } from './errorFaults.js';
+
+export type { ErrorFault } from './errorFaults.js';
 
 /** Every stable error code the product can raise. Expected routing outcomes are PlanTaskState values, not codes. */
 export const ERROR_CODES = [
@@ -84,6 +88,8 @@ export interface ErrorPayload {
   details?: ErrorDetails;
   agentId?: string | null;
   retryable: boolean;
+  /** Who is at fault (user / system / model), from the code's row in ERROR_FAULTS. */
+  fault: ErrorFault;
 }
 
 export interface FuseforksErrorOptions {
@@ -103,6 +109,8 @@ export class FuseforksError extends Error {
   readonly details: ErrorDetails | undefined;
   readonly agentId: string | null;
   readonly retryable: boolean;
+  /** Who is at fault, decided by the code alone (errorFaults.ts). */
+  readonly fault: ErrorFault;
 
   constructor(code: ErrorCode, message: string, options: FuseforksErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -112,6 +120,7 @@ export class FuseforksError extends Error {
     this.details = options.details;
     this.agentId = options.agentId ?? null;
     this.retryable = options.retryable ?? RETRYABLE.has(code);
+    this.fault = faultOf(code);
   }
 }
 
@@ -140,16 +149,20 @@ export function toWire(error: unknown): ErrorPayload {
       message: error.message,
       agentId: error.agentId ?? null,
       retryable: error.retryable,
+      fault: faultOf(error.code),
     };
     if (error.fix !== undefined) payload.fix = error.fix;
     if (error.details !== undefined) payload.details = error.details;
     return payload;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'BUG', message, agentId: null, retryable: false };
+  return { code: 'BUG', message, agentId: null, retryable: false, fault: faultOf('BUG') };
 }
 
-/** The inverse of `toWire`: a payload that crossed a thread becomes a FuseforksError again, code and fix intact. */
+/**
+ * The inverse of `toWire`: a payload that crossed a thread becomes a FuseforksError again, code and fix intact.
+ * The fault is read from the code again, never trusted from the payload: one table decides it.
+ */
 export function fromWire(payload: ErrorPayload): FuseforksError {
   const options: FuseforksErrorOptions = { agentId: payload.agentId ?? null, retryable: payload.retryable };
   if (payload.fix !== undefined) options.fix = payload.fix;

@@ -9,10 +9,10 @@ describe('EventBus', () => {
     const all: string[] = [];
     const off = bus.on('agentFailed', (e) => failed.push(e.error.code));
     bus.onAny((e) => all.push(e.type));
-    bus.emit({ type: 'agentFailed', agentId: 'a', error: { code: 'WORKER_CRASHED', message: 'x', retryable: false } });
+    bus.emit({ type: 'agentFailed', agentId: 'a', error: { code: 'WORKER_CRASHED', message: 'x', retryable: false, fault: 'system' } });
     bus.emit({ type: 'topologyChanged' });
     off();
-    bus.emit({ type: 'agentFailed', agentId: 'a', error: { code: 'BUG', message: 'x', retryable: false } });
+    bus.emit({ type: 'agentFailed', agentId: 'a', error: { code: 'BUG', message: 'x', retryable: false, fault: 'system' } });
     expect(failed).toEqual(['WORKER_CRASHED']);
     expect(all).toEqual(['agentFailed', 'topologyChanged', 'agentFailed']);
     expect(bus.listenerCount()).toBe(1);

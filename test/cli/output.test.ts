@@ -25,7 +25,7 @@ describe('CliOutput', () => {
     const lines = err.join('').split('\n').filter(Boolean);
     expect(lines).toHaveLength(4);
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(parsed[0]).toEqual({ type: 'cli', level: 'error', code: 'ARGUMENT', message: 'bad\nflag', fix: 'fix it' });
+    expect(parsed[0]).toEqual({ type: 'cli', level: 'error', code: 'ARGUMENT', message: 'bad\nflag', fix: 'fix it', fault: 'user' });
     expect(parsed[1]).toEqual({ type: 'cli', level: 'warn', code: 'X', message: 'no fix' });
     expect(parsed[2]).toEqual({ type: 'log', message: 'line one\nline two', source: 'mcp:files' });
     expect(parsed[3]).toEqual({ type: 'agentTyping', agentId: 'a', active: true });
@@ -43,6 +43,13 @@ describe('CliOutput', () => {
   it('line builders omit absent fields', () => {
     expect(JSON.parse(cliLine({ level: 'info', code: 'C', message: 'm', fix: '' }))).toEqual({ type: 'cli', level: 'info', code: 'C', message: 'm' });
     expect(JSON.parse(logLine('x'))).toEqual({ type: 'log', message: 'x' });
+  });
+
+  it('a cli line for an error code carries that code\'s fault; a finding code carries none', () => {
+    expect(JSON.parse(cliLine({ level: 'error', code: 'LOCK_HELD', message: 'm' }))).toMatchObject({ code: 'LOCK_HELD', fault: 'system' });
+    expect(JSON.parse(cliLine({ level: 'error', code: 'LLM_TIMEOUT', message: 'm' }))).toMatchObject({ fault: 'model' });
+    expect(JSON.parse(cliLine({ level: 'error', code: 'VILLAGE_MISSING', message: 'm' }))).toMatchObject({ fault: 'user' });
+    expect(JSON.parse(cliLine({ level: 'warn', code: 'SECRET_MISSING', message: 'm' }))).not.toHaveProperty('fault');
   });
 });
 

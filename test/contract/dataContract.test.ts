@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EXIT_CODE_TABLE } from '../../src/cli/exitCodes.js';
-import { ERROR_CODES } from '../../src/core/errors.js';
+import { ERROR_FAULT_KINDS, ERROR_FAULTS } from '../../src/core/errorFaults.js';
+import { ERROR_CODES, toWire, FuseforksError, type ErrorPayload } from '../../src/core/errors.js';
 import { CALL_PURPOSES, CURRENT_RECORD_VERSION, RECORD_KINDS } from '../../src/core/sessions/records.js';
 import { readFixture } from '../core/sessions/fixtures.js';
 import { FINDING_CODES } from '../../src/core/preflight/finding.js';
@@ -20,6 +21,8 @@ interface Ledger {
   enums: Record<string, string[]>;
   events: Record<string, string[]>;
   error_codes: Record<string, string>;
+  error_faults: Record<string, string[]>;
+  wire_shapes: Record<string, { required: string[]; optional: string[] } | string>;
   finding_codes: Record<string, { level: string }>;
   exit_codes: Record<string, string>;
   tools: { bundled: string[]; default_enabled: string[]; work_dir: string[] };
@@ -36,7 +39,7 @@ const sampleEvents: { [K in CoreEventType]: Extract<CoreEvent, { type: K }> } = 
     message: { id: 'm', from: { kind: 'user' }, to: { kind: 'agent', id: 'a' }, content: '', tokens: 0, tsMs: 0, hop: 0 },
   },
   topologyChanged: { type: 'topologyChanged' },
-  agentFailed: { type: 'agentFailed', agentId: 'a', error: { code: 'BUG', message: 'x', retryable: false } },
+  agentFailed: { type: 'agentFailed', agentId: 'a', error: { code: 'BUG', message: 'x', retryable: false, fault: 'system' } },
   backendDegraded: { type: 'backendDegraded', modelTemplateId: 't', reason: 'r' },
   conversationCleared: { type: 'conversationCleared' },
   sessionSwitched: { type: 'sessionSwitched', sessionId: 's' },
@@ -60,6 +63,20 @@ const sorted = (values: Iterable<string>): string[] => [...values].sort();
 describe('data_contract.yaml and the code agree', () => {
   it('lists exactly the error codes the code can raise', () => {
     expect(sorted(Object.keys(ledger.error_codes))).toEqual(sorted(ERROR_CODES));
+  });
+
+  it('lists every error code under exactly its fault in ERROR_FAULTS', () => {
+    expect(Object.keys(ledger.error_faults)).toEqual([...ERROR_FAULT_KINDS]);
+    const fromLedger = Object.entries(ledger.error_faults).flatMap(([fault, codes]) => codes.map((code) => `${code}=${fault}`));
+    expect(sorted(fromLedger)).toEqual(sorted(Object.entries(ERROR_FAULTS).map(([code, fault]) => `${code}=${fault}`)));
+  });
+
+  it('ErrorPayload carries exactly the ledger fields, fault always', () => {
+    const shape = ledger.wire_shapes.ErrorPayload as { required: string[]; optional: string[] };
+    const bare: ErrorPayload = toWire(new FuseforksError('LOCK_HELD', 'm'));
+    expect(sorted(Object.keys(bare))).toEqual(sorted(['code', 'message', 'retryable', 'fault', 'agentId']));
+    const full = toWire(new FuseforksError('LOCK_HELD', 'm', { fix: 'f', details: { pid: 1 }, agentId: 'a' }));
+    expect(sorted(Object.keys(full))).toEqual(sorted([...shape.required, ...shape.optional]));
   });
 
   it('lists exactly the CoreEvent types', () => {

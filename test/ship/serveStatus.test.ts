@@ -90,7 +90,7 @@ describe('ServeHeartbeat (real files)', () => {
     };
     expect((await read()).state).toBe('starting');
     tracker.tick(NOW + 1000);
-    tracker.observe({ type: 'agentFailed', agentId: 'b', error: { code: 'LLM_HTTP', message: 'secret body never kept', retryable: false } });
+    tracker.observe({ type: 'agentFailed', agentId: 'b', error: { code: 'LLM_HTTP', message: 'secret body never kept', retryable: false, fault: 'system' } });
     clock = NOW + 2000;
     await beat.setState('serving');
     const serving = await read();

@@ -119,7 +119,7 @@ describe('applyEvent', () => {
     applyEvent(view, { type: 'messageSent', message }, 1);
     applyEvent(view, { type: 'messageSent', message }, 1);
     expect(view.messages).toHaveLength(1);
-    const effect = applyEvent(view, { type: 'agentFailed', agentId: 'a', error: { code: 'LLM_HTTP', message: 'x', retryable: false } }, 1);
+    const effect = applyEvent(view, { type: 'agentFailed', agentId: 'a', error: { code: 'LLM_HTTP', message: 'x', retryable: false, fault: 'system' } }, 1);
     expect(view.lastError.a).toBe('LLM_HTTP: x');
     expect(effect.toast?.level).toBe('error');
   });

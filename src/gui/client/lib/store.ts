@@ -69,7 +69,7 @@ export function createStore(transport: Transport, t: Translate) {
     const res = await transport.request(method, path, body);
     if (res.status >= 400) {
       const wire = (res.body ?? {}) as Partial<ErrorPayload>;
-      throw new ApiError({ code: wire.code ?? 'BUG', message: wire.message ?? `HTTP ${res.status}`, retryable: wire.retryable ?? false, ...(wire.fix ? { fix: wire.fix } : {}) });
+      throw new ApiError({ code: wire.code ?? 'BUG', message: wire.message ?? `HTTP ${res.status}`, retryable: wire.retryable ?? false, fault: wire.fault ?? 'system', ...(wire.fix ? { fix: wire.fix } : {}) });
     }
     return res.body as T;
   }
@@ -136,7 +136,7 @@ export function createStore(transport: Transport, t: Translate) {
       try {
         boot = await call<BootStatus>('GET', '/api/boot');
       } catch (error) {
-        state.boot = { state: 'failed', error: error instanceof ApiError ? error.wire : { code: 'BUG', message: String(error), retryable: true } };
+        state.boot = { state: 'failed', error: error instanceof ApiError ? error.wire : { code: 'BUG', message: String(error), retryable: true, fault: 'system' } };
         return;
       }
       if (boot.state === 'failed') {
@@ -153,7 +153,7 @@ export function createStore(transport: Transport, t: Translate) {
       state.boot = { state: 'ready' };
     } catch (error) {
       // A read failure after boot is retryable (the overlay offers Retry), unlike a backend boot failure.
-      state.boot = { state: 'failed', error: error instanceof ApiError ? { ...error.wire, retryable: true } : { code: 'BUG', message: String(error), retryable: true } };
+      state.boot = { state: 'failed', error: error instanceof ApiError ? { ...error.wire, retryable: true } : { code: 'BUG', message: String(error), retryable: true, fault: 'system' } };
     }
   }
 
