@@ -11,6 +11,7 @@ import Gui from './commands/gui.js';
 import Init from './commands/init.js';
 import Seed from './commands/seed.js';
 import Serve from './commands/serve.js';
+import { SessionsExport, SessionsFork, SessionsList, SessionsShow, SessionsSummarize } from './commands/sessions.js';
 import Stats from './commands/stats.js';
 import Status from './commands/status.js';
 
@@ -20,6 +21,11 @@ export const COMMANDS = {
   'door:enable': DoorEnable,
   'door:disable': DoorDisable,
   'door:token': DoorToken,
+  'sessions:list': SessionsList,
+  'sessions:show': SessionsShow,
+  'sessions:export': SessionsExport,
+  'sessions:fork': SessionsFork,
+  'sessions:summarize': SessionsSummarize,
   ask: Ask,
   bake: Bake,
   check: Check,

@@ -22,6 +22,7 @@ import type { VillageCommands } from './villageCommands.js';
 import type { SummarizeReport, Summaries } from './summaries.js';
 import type { StatsReport, StatsScope } from '../core/stats/statsReport.js';
 import { readStats } from './stats/readStats.js';
+import { noSessionStore, readStoredSession, type StoredSession } from '../core/sessions/storedSession.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -132,6 +133,13 @@ export class Host implements HostApi {
     const messages: AgentMessage[] = [];
     for (const r of store.records(id).records) if (r.kind === 'message') messages.push(r.message);
     return messages;
+  }
+
+  async readSession(id: string): Promise<StoredSession> {
+    const store = this.#sessionState.store;
+    if (store === null) throw noSessionStore();
+    await this.#parts.recorder?.flush();
+    return readStoredSession(store, id);
   }
 
   messages(last?: number): AgentMessage[] {

@@ -12,6 +12,7 @@ import type { DiagSink } from '../core/diag.js';
 import type { AgentMessage, AgentStatus, CoreEvent } from '../core/events.js';
 import type { NewSchedule, SchedulePatch } from '../core/schedules/scheduleStore.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
+import type { StoredSession } from '../core/sessions/storedSession.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import type { BlackboardView } from '../core/blackboard/boardView.js';
@@ -46,6 +47,7 @@ export type { ConnectionTestResult } from './commands/connectionTest.js';
 export type { VillageSettingsInput } from './commands/villageSettings.js';
 export type { OrdinanceView } from './villageFiles.js';
 export type { AskOutcome } from './askOutcome.js';
+export type { StoredSession } from '../core/sessions/storedSession.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
 export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boardView.js';
@@ -280,6 +282,12 @@ export interface HostApi {
   listSessions(): SessionMeta[];
   /** The stored messages of one conversation, oldest first (SESSION_NOT_FOUND). */
   sessionMessages(id: string): AgentMessage[];
+  /**
+   * One stored conversation: its meta and every readable record (messages, exchanges, summaries, turns, calls)
+   * with its seq, oldest first, appends still on their way to disk included (SESSION_NOT_FOUND; SESSION_STORE_FAILED
+   * when the village runs without a store). `sessions show` and `sessions export --stdout` read this.
+   */
+  readSession(id: string): Promise<StoredSession>;
   /** A new, empty conversation becomes current. */
   newSession(): Promise<string | null>;
   /** The most recently updated conversation becomes current. */

@@ -6,6 +6,7 @@
  *
  * API keys are write-only here: a key goes into the secret store and only `hasKey` ever comes back.
  */
+import { noSessionStore } from '../core/sessions/storedSession.js';
 import { rm } from 'node:fs/promises';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
 import { FuseforksError } from '../core/errors.js';
@@ -340,9 +341,7 @@ export class VillageCommands implements VillageEdits {
   private requireSessions(): NonNullable<VillagePorts['sessions']> {
     const s = this.ports.sessions;
     if (s === null || s.store === null) {
-      throw new FuseforksError('SESSION_STORE_FAILED', 'This village runs without a session store, so conversations are not kept.', {
-        fix: 'See fuseforks.log for why the session store did not open, fix it, then reopen the village.',
-      });
+      throw noSessionStore();
     }
     return s;
   }

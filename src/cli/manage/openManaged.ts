@@ -22,10 +22,11 @@ export async function withVillage<T>(
   output: CliOutput,
   fn: (host: HostApi) => Promise<T>,
   readOnly = false,
+  secrets: 'keyring' | 'env' = 'keyring',
 ): Promise<Managed<T>> {
   const opened = await openHost(
     dataDir,
-    { appVersion: readBuildVersion(), secrets: 'keyring', runSchedules: false, openDoor: false, session: 'latest' },
+    { appVersion: readBuildVersion(), secrets, runSchedules: false, openDoor: false, session: 'latest' },
     // The boot's log band is not what a management command is about: only its warnings and errors show.
     output.atLeast('warn'),
     ['LOCK_HELD'],

@@ -44,7 +44,7 @@ export interface ExportResult {
   skipped: SkipCounts;
 }
 
-function notFound(id: string): FuseforksError {
+export function sessionNotFound(id: string): FuseforksError {
   return new FuseforksError('SESSION_NOT_FOUND', `Session ${id} does not exist in this village's session store.`, {
     fix: 'List the sessions and pick an existing id.',
     details: { sessionId: id },
@@ -98,7 +98,7 @@ export class SessionStore {
   /** The meta of `id`; throws SESSION_NOT_FOUND. */
   open(id: string): SessionMeta {
     const meta = this.metas.get(id);
-    if (meta === undefined) throw notFound(id);
+    if (meta === undefined) throw sessionNotFound(id);
     return meta;
   }
 
