@@ -3,7 +3,7 @@
  * thing everywhere and `check` accepts exactly the arguments of the command it checks.
  */
 import { Flags } from '@oclif/core';
-import { NOTE_LEVELS, type NoteLevel } from './output.js';
+import { CliOutput, NOTE_LEVELS, processStreams, type NoteLevel } from './output.js';
 
 /** Values of `--secrets`. */
 export const SECRET_SOURCES = ['keyring', 'env'] as const;
@@ -32,15 +32,18 @@ export const startFlag = Flags.string({
     'comma-separated list of agent ids. ask always adds the reception.',
 });
 
+/** `--secrets keyring|env`. */
+export const secretsFlag = Flags.option({
+  options: SECRET_SOURCES,
+  default: 'keyring' as const,
+  description: 'Where API keys come from: the OS keyring, or FUSEFORKS_SECRET_* environment variables (read-only).',
+})();
+
 /** The flags of every command that opens (or checks) a village. */
 export const villageFlags = {
   'data-dir': dataDirFlag,
   start: startFlag,
-  secrets: Flags.option({
-    options: SECRET_SOURCES,
-    default: 'keyring' as const,
-    description: 'Where API keys come from: the OS keyring, or FUSEFORKS_SECRET_* environment variables (read-only).',
-  })(),
+  secrets: secretsFlag,
   'bypass-plan-review': Flags.boolean({
     default: false,
     description: 'Let plan waves of agents with plan review go out without a human approval.',
@@ -78,6 +81,11 @@ export const outputFlags = {
 /** The stderr level the output flags ask for (`--quiet` wins). */
 export function noteLevelOf(flags: { quiet: boolean; 'log-level': NoteLevel }): NoteLevel {
   return flags.quiet ? 'error' : flags['log-level'];
+}
+
+/** A management command's output: plain text on stderr at the level its output flags ask for. */
+export function humanOutputOf(flags: { quiet: boolean; 'log-level': NoteLevel }): CliOutput {
+  return new CliOutput('human', processStreams, noteLevelOf(flags));
 }
 
 /** `check` only. */

@@ -3,18 +3,13 @@
  * lazily loaded runner in `../manage/door.js`.
  */
 import { Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { dataDirFlag, humanOutputOf, outputFlags } from '../flags.js';
 
 const doorFlags = {
   'data-dir': dataDirFlag,
   json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout.' }),
   ...outputFlags,
 };
-
-function outputOf(flags: { quiet: boolean; 'log-level': 'info' | 'warn' | 'error' }): CliOutput {
-  return new CliOutput('human', processStreams, noteLevelOf(flags));
-}
 
 /** `door status`. */
 export class DoorStatus extends Command {
@@ -26,7 +21,7 @@ export class DoorStatus extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(DoorStatus);
     const { runDoorStatus } = await import('../manage/door.js');
-    process.exitCode = await runDoorStatus({ dataDir: flags['data-dir'], json: flags.json }, outputOf(flags));
+    process.exitCode = await runDoorStatus({ dataDir: flags['data-dir'], json: flags.json }, humanOutputOf(flags));
   }
 }
 
@@ -42,7 +37,7 @@ export class DoorEnable extends Command {
     const { runDoorSwitch } = await import('../manage/door.js');
     process.exitCode = await runDoorSwitch(
       { dataDir: flags['data-dir'], json: flags.json, enabled: true, ...(flags.port === undefined ? {} : { port: flags.port }) },
-      outputOf(flags),
+      humanOutputOf(flags),
     );
   }
 }
@@ -57,7 +52,7 @@ export class DoorDisable extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(DoorDisable);
     const { runDoorSwitch } = await import('../manage/door.js');
-    process.exitCode = await runDoorSwitch({ dataDir: flags['data-dir'], json: flags.json, enabled: false }, outputOf(flags));
+    process.exitCode = await runDoorSwitch({ dataDir: flags['data-dir'], json: flags.json, enabled: false }, humanOutputOf(flags));
   }
 }
 
@@ -71,6 +66,6 @@ export class DoorToken extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(DoorToken);
     const { runDoorToken } = await import('../manage/door.js');
-    process.exitCode = await runDoorToken({ dataDir: flags['data-dir'], json: flags.json, rotate: flags.rotate }, outputOf(flags));
+    process.exitCode = await runDoorToken({ dataDir: flags['data-dir'], json: flags.json, rotate: flags.rotate }, humanOutputOf(flags));
   }
 }

@@ -3,8 +3,7 @@
  * the lazily loaded runners in `../manage/sessions.js` and `../manage/sessionsSummarize.js`.
  */
 import { Args, Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags, SECRET_SOURCES } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { dataDirFlag, humanOutputOf, outputFlags, secretsFlag } from '../flags.js';
 
 const sessionFlags = {
   'data-dir': dataDirFlag,
@@ -13,10 +12,6 @@ const sessionFlags = {
 };
 
 const idArg = { id: Args.string({ required: true, description: 'The conversation id (see sessions list).' }) };
-
-function outputOf(flags: { quiet: boolean; 'log-level': 'info' | 'warn' | 'error' }): CliOutput {
-  return new CliOutput('human', processStreams, noteLevelOf(flags));
-}
 
 const BESIDE = 'Read-only: also answers while serve or the GUI has the village open (it then reads the store beside it).';
 
@@ -30,7 +25,7 @@ export class SessionsList extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(SessionsList);
     const { runSessionsList } = await import('../manage/sessions.js');
-    process.exitCode = await runSessionsList({ dataDir: flags['data-dir'], json: flags.json }, outputOf(flags));
+    process.exitCode = await runSessionsList({ dataDir: flags['data-dir'], json: flags.json }, humanOutputOf(flags));
   }
 }
 
@@ -45,7 +40,7 @@ export class SessionsShow extends Command {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(SessionsShow);
     const { runSessionsShow } = await import('../manage/sessions.js');
-    process.exitCode = await runSessionsShow({ dataDir: flags['data-dir'], json: flags.json, id: args.id }, outputOf(flags));
+    process.exitCode = await runSessionsShow({ dataDir: flags['data-dir'], json: flags.json, id: args.id }, humanOutputOf(flags));
   }
 }
 
@@ -66,7 +61,7 @@ export class SessionsExport extends Command {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(SessionsExport);
     const { runSessionsExport } = await import('../manage/sessions.js');
-    process.exitCode = await runSessionsExport({ dataDir: flags['data-dir'], json: flags.json, id: args.id, stdout: flags.stdout }, outputOf(flags));
+    process.exitCode = await runSessionsExport({ dataDir: flags['data-dir'], json: flags.json, id: args.id, stdout: flags.stdout }, humanOutputOf(flags));
   }
 }
 
@@ -86,7 +81,7 @@ export class SessionsFork extends Command {
     const { runSessionsFork } = await import('../manage/sessions.js');
     process.exitCode = await runSessionsFork(
       { dataDir: flags['data-dir'], json: flags.json, id: args.id, ...(flags.at === undefined ? {} : { atSeq: flags.at }) },
-      outputOf(flags),
+      humanOutputOf(flags),
     );
   }
 }
@@ -106,11 +101,7 @@ export class SessionsSummarize extends Command {
     ...sessionFlags,
     session: Flags.string({ helpValue: '<id>', description: 'The conversation (default: the latest).' }),
     agent: Flags.string({ multiple: true, helpValue: '<id>', description: 'Only this agent (repeatable; default: every agent).' }),
-    secrets: Flags.option({
-      options: SECRET_SOURCES,
-      default: 'keyring' as const,
-      description: 'Where API keys come from: the OS keyring, or FUSEFORKS_SECRET_* environment variables (read-only).',
-    })(),
+    secrets: secretsFlag,
   };
 
   async run(): Promise<void> {
@@ -124,7 +115,7 @@ export class SessionsSummarize extends Command {
         secrets: flags.secrets,
         ...(flags.session === undefined ? {} : { session: flags.session }),
       },
-      outputOf(flags),
+      humanOutputOf(flags),
     );
   }
 }
