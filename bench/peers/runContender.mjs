@@ -1,6 +1,7 @@
 // One contender in its own process (bench/peers/peers.bench.mjs starts it): opens 16 lanes against the stub, then
 // measures a fresh conversation's prompt size, sequential latency and CPU, and 16 requests in flight. One JSON line.
 // Usage: node --expose-gc runContender.mjs <fuseforks|openaiAgents|langgraph|rawFetch> <stubPort> [sequential] [perLane]
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const [name, port, seqArg, perLaneArg] = process.argv.slice(2);
@@ -18,6 +19,15 @@ const stub = async (path, method = 'GET') => (await fetch(`${stubUrl}${path}`, {
 const cpuMs = (from) => {
   const d = process.cpuUsage(from);
   return (d.user + d.system) / 1000;
+};
+/** The main thread's own CPU time (ms) on Linux (/proc: utime + stime of the thread whose id is the pid); else null. */
+const mainThreadCpuMs = () => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks (USER_HZ = 100 on Linux)
+  } catch {
+    return null;
+  }
 };
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -55,12 +65,16 @@ const seqCpu = cpuMs(cpu0) / SEQUENTIAL;
 const steady = await stub('/stats');
 
 cpu0 = process.cpuUsage();
+const main0 = mainThreadCpuMs();
 const c0 = performance.now();
 await Promise.all(contender.lanes.map(async (ask) => {
   for (let i = 0; i < PER_LANE; i += 1) await ask(question);
 }));
 const wall = performance.now() - c0;
 const concCpu = cpuMs(cpu0) / (LANES * PER_LANE);
+const main1 = mainThreadCpuMs();
+// How much of that the main thread did (for this runtime the rest is its agents' worker threads).
+const mainShare = main0 === null || main1 === null ? null : +((main1 - main0) / (LANES * PER_LANE) / concCpu).toFixed(2);
 const rssBusy = process.memoryUsage().rss;
 await contender.close();
 
@@ -73,6 +87,7 @@ process.stdout.write(`${JSON.stringify({
   in_flight: LANES,
   requests_per_s: +((LANES * PER_LANE) / (wall / 1000)).toFixed(1),
   cpu_ms_per_request_in_flight: +concCpu.toFixed(2),
+  main_thread_cpu_share_in_flight: mainShare,
   model_calls_per_request: +(steady.calls / SEQUENTIAL).toFixed(2),
   prompt_chars_fresh: fresh.promptChars,
   tool_chars_fresh: fresh.toolChars,
