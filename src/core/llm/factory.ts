@@ -6,6 +6,7 @@ import type { ModelTemplate, Provider } from '../world/types.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import type { LlmBackend } from './canonical.js';
 import { anthropicWire } from './anthropic.js';
+import { DemoBackend, DEMO_MODEL } from './demoModel.js';
 import { EchoBackend } from './echo.js';
 import { geminiWire } from './gemini.js';
 import { HttpBackend } from './httpBackend.js';
@@ -72,7 +73,7 @@ export function createBackendStrict(template: ModelTemplate, secrets: SecretStor
     );
   }
   const provider = effectiveProvider(template);
-  if (provider === 'echo') return new EchoBackend();
+  if (provider === 'echo') return template.model === DEMO_MODEL ? new DemoBackend() : new EchoBackend();
   if (template.baseUrl.trim() === '') {
     throw configError(`model template "${template.id}" has an empty baseUrl`, 'set baseUrl, e.g. https://api.openai.com/v1');
   }

@@ -22,12 +22,12 @@ describe('the bundled example village (examples/village)', () => {
     expect(toWorldFile(doc.world, doc.raw)).toEqual(doc.raw);
   });
 
-  it('is a five-agent team on the echo template, reception tied to everyone', async () => {
+  it('is a five-agent team on the offline demo template, reception tied to everyone', async () => {
     const { world } = await exampleDoc();
     expect(world.agents.map((a) => a.id)).toEqual(['front', 'researcher', 'writer', 'reviewer', 'archivist']);
     expect(world.modelTemplates).toHaveLength(1);
-    expect(world.modelTemplates[0]).toMatchObject({ id: 'echo', provider: 'echo', credential: 'not_required' });
-    expect(world.agents.every((a) => a.modelTemplateId === 'echo' && a.batchStart && !a.planReview)).toBe(true);
+    expect(world.modelTemplates[0]).toMatchObject({ id: 'demo', provider: 'echo', model: 'demo', credential: 'not_required' });
+    expect(world.agents.every((a) => a.modelTemplateId === 'demo' && a.batchStart && !a.planReview)).toBe(true);
     expect(world).toMatchObject({ reception: 'front', language: 'en', tokenBudget: 1_000_000 });
     expect(world.groups).toEqual([{ id: 'studio', name: 'Studio', batchStart: true, order: 0 }]);
     expect(world.agents[0]?.connectedAgents.sort()).toEqual(['archivist', 'researcher', 'reviewer', 'writer']);
