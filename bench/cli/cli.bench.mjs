@@ -1,4 +1,5 @@
-// Wall time of `fuseforks-cli ask` on the example village (echo backend, 5 agents, --start batch) against
+// Wall time of `fuseforks-cli ask` on the example village (offline demo model, 5 agents, --start batch: the front
+// desk asks one colleague, three model calls) against
 // `node -e 0` and a bare oclif command (`fuseforks-cli --version`), interleaved in the same run so machine load
 // hits all three alike. Target: ask ≤ 2× the bare oclif command. Prints one JSON line per case + a table.
 // Usage (after npm run build): node bench/cli/cli.bench.mjs [n]
@@ -16,8 +17,8 @@ cpSync(join(root, 'examples/village'), data, { recursive: true });
 const cases = {
   'node -e 0': [process.execPath, ['-e', '0']],
   'fuseforks-cli --version': [process.execPath, [bin, '--version']],
-  'ask --start batch (echo, 5 agents)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'batch', 'hello']],
-  'ask --start reception (echo, 1 agent)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'reception', 'hello']],
+  'ask --start batch (demo, 5 agents)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'batch', 'hello']],
+  'ask --start reception (demo, 1 agent)': [process.execPath, [bin, 'ask', '--data-dir', data, '--start', 'reception', 'hello']],
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 
