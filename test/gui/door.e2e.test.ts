@@ -17,7 +17,7 @@ import { freePort } from '../support/freePort.js';
 import { clearToasts, HAS_CHROMIUM, shotPath, tid, until } from './support/browserSuite.js';
 import { useGuiSuite } from './support/guiSuite.js';
 
-// The init village: its reception (front) answers with the offline echo model.
+// The init village: its reception (front) answers with the offline demo model (alone, it answers itself).
 const suite = useGuiSuite({ village: 'init', setUp: async ({ api }) => void (await api('POST', '/api/agents/front/start')) });
 let page: Page;
 let dir: string;

@@ -8,7 +8,7 @@ import { CliOutput, processStreams } from '../output.js';
 
 /** The `init` command. */
 export default class Init extends Command {
-  static override summary = 'Create the example village (five agents, offline echo model) in a data dir.';
+  static override summary = 'Create the example village (five agents, offline demo model) in a data dir.';
   static override description = 'Copies examples/village into --data-dir. Exit 0 when created, 5 when D/workspace/world.json already exists (nothing is overwritten).';
   static override examples = ['<%= config.bin %> init --data-dir ./demo'];
   static override flags = { 'data-dir': dataDirFlag, ...eventsFlags, ...outputFlags };

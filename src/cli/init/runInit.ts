@@ -1,6 +1,6 @@
 /**
  * `fuseforks-cli init --data-dir D` as a testable function: copies the bundled example village
- * (`examples/village/`: five agents on the offline echo template) into D. Refuses — exit 5, code VILLAGE_EXISTS —
+ * (`examples/village/`: five agents on the offline demo model) into D. Refuses — exit 5, code VILLAGE_EXISTS —
  * when `D/workspace/world.json` already exists, and never overwrites any file that is already there.
  */
 import { cpSync, existsSync } from 'node:fs';
