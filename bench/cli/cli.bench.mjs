@@ -46,7 +46,7 @@ const stat = (xs) => {
 const rows = Object.entries(times).map(([name, xs]) => ({ case: name, ...stat(xs) }));
 const oclif = rows[1].p50_ms;
 // Only the batch ask has a target (issue: ask --start batch ≤ 2× a bare oclif command); the rest are its baselines.
-const TARGETS = { 'ask --start batch (echo, 5 agents)': 'x_bare_oclif <= 2.0' };
+const TARGETS = { 'ask --start batch (demo, 5 agents)': 'x_bare_oclif <= 2.0' };
 for (const r of rows) {
   const target = TARGETS[r.case];
   console.log(JSON.stringify({ ...r, x_bare_oclif: +(r.p50_ms / oclif).toFixed(2), baseline: 'fuseforks-cli --version', ...(target ? { target } : {}) }));
