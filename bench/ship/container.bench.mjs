@@ -1,7 +1,7 @@
 // The container image, measured with podman against baselines built and run in the same session:
 //   build time       the fuseforks image from scratch (--no-cache) vs a bare Debian nodejs + tini image
 //   image size       the same two images
-//   cold start       `podman run … ask --start batch` on the example village (echo, 5 agents) until the answer,
+//   cold start       `podman run … ask --start batch` on the example village (demo model, 5 agents) until the answer,
 //                    vs `podman run … node -e 0` (the container's own start) and the same ask on the host
 //   idle serve RSS   serve with the example village (5 agents) after it is ready, vs an idle node in the image
 // Prints one JSON line per measurement + a table. Skips (one JSON line saying why) where podman cannot run.
