@@ -9,6 +9,7 @@ import Check from './commands/check.js';
 import { DoorDisable, DoorEnable, DoorStatus, DoorToken } from './commands/door.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
+import Pricing from './commands/pricing.js';
 import Seed from './commands/seed.js';
 import Serve from './commands/serve.js';
 import { SessionsExport, SessionsFork, SessionsList, SessionsShow, SessionsSummarize } from './commands/sessions.js';
@@ -31,6 +32,7 @@ export const COMMANDS = {
   check: Check,
   gui: Gui,
   init: Init,
+  pricing: Pricing,
   seed: Seed,
   serve: Serve,
   stats: Stats,

@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
   'COMPUTE_FAILED',
+  // the price table named in pricing.json could not be fetched or read (only ever on a person's request)
+  'PRICING_FETCH',
   // blackboard: a person's delete or clear in the GUI could not move the note to the trash
   'BLACKBOARD_DELETE_FAILED',
   'COMPUTE_BUSY',

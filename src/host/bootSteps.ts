@@ -1,10 +1,11 @@
 /**
  * The steps of a host boot (SPEC §5), one function each, in the order `buildHost` calls them. Each step either
- * returns what it built or throws a FuseforksError naming the file/flag and the fix. The pricing step is a named
- * no-op (nothing at boot, as the original) — the startup band must not gain lines for features that do not run.
+ * returns what it built or throws a FuseforksError naming the file/flag and the fix. The pricing step only builds
+ * its facet (nothing read or fetched at boot, as the original) — the startup band must not gain lines for features that do not run.
  */
 import { mkdirSync } from 'node:fs';
 import type { DiagSink } from '../core/diag.js';
+import { createPricing, type PricingApi, type PricingPorts } from './pricing/pricingFacet.js';
 import { FuseforksError, isFuseforksError } from '../core/errors.js';
 import { villageMissing } from '../core/preflight/gatherView.js';
 import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
@@ -214,7 +215,10 @@ export async function loadProbeApprovals(
 }
 
 
-/** Pricing source (shelf pricing.json). HOOK: fetched only on user action, so boot reads and writes nothing. */
-export function pricingSource(): void {
-  // Nothing at boot, as the original (the price table is fetched only when a person asks for it).
+/**
+ * Pricing source (shelf pricing.json): the facet over it, built without reading or fetching anything — the table
+ * is fetched only when a person asks, so boot reads, writes and logs nothing for it.
+ */
+export function pricingSource(ports: PricingPorts): PricingApi {
+  return createPricing(ports);
 }

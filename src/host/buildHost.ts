@@ -164,11 +164,16 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     parts.door = door;
     const blackboard = new BlackboardCommands(() => supervisor.currentWorld());
     const jev = new JevCommands({ paths: v, secrets, world: () => supervisor.currentWorld() });
-    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries });
+    const pricing = pricingSource({
+      file: v.shelf.pricing,
+      templates: () => supervisor.currentWorld().modelTemplates,
+      editTemplates: (change) => village.editTemplates(change),
+      diag: log,
+    });
+    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries, pricing });
     hostRef.current = host;
     await openHostDoor(door, band, log);
     await noteJev(v, world, secrets, log);
-    pricingSource();
     // village_id exists (probes) before this starts; under ask nothing is constructed.
     const ticker = startScheduleTicker(options.runSchedules, {
       schedules,

@@ -13,6 +13,7 @@ import { askOutcome, type AskOutcome } from './askOutcome.js';
 import { prepareAttachments, wireOfAgent, type AttachmentUpload } from './attachmentUploads.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
+import type { PricingApi } from './pricing/pricingFacet.js';
 import type { HostHealth } from './health/hostHealth.js';
 import type { AgentRow, AskOptions, BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, HostEvents, JevApi, VillageEdits, VillageFilesApi } from './hostApi.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
@@ -42,6 +43,8 @@ export interface HostInternals {
   log: DiagSink;
   /** "Summarize and continue" runs (one at a time; the schedule wiring's summarizeAfter uses the same one). */
   summaries: Summaries;
+  /** The price-table source on the shelf and the fetch a person asks for. */
+  pricing: PricingApi;
 }
 
 /** A running host; every face reaches it as `HostApi`. */
@@ -54,6 +57,7 @@ export class Host implements HostApi {
   readonly door: DoorApi;
   readonly blackboard: BlackboardApi;
   readonly jev: JevApi;
+  readonly pricing: PricingApi;
   readonly log: DiagSink;
   readonly #door: DoorController;
   readonly #supervisor: Supervisor;
@@ -81,6 +85,7 @@ export class Host implements HostApi {
     this.#door = internals.door;
     this.blackboard = internals.blackboard;
     this.jev = internals.jev;
+    this.pricing = internals.pricing;
     this.log = internals.log;
     this.events = { subscribe: (listener) => this.#supervisor.bus.onAny(listener) };
   }

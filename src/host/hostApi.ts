@@ -33,6 +33,7 @@ import type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js'
 import type { ConnectionTestResult } from './commands/connectionTest.js';
 import type { VillageSettingsInput } from './commands/villageSettings.js';
 import type { OrdinanceView } from './villageFiles.js';
+import type { PricingApi } from './pricing/pricingFacet.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -46,6 +47,7 @@ export type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js'
 export type { ConnectionTestResult } from './commands/connectionTest.js';
 export type { VillageSettingsInput } from './commands/villageSettings.js';
 export type { OrdinanceView } from './villageFiles.js';
+export type { AppliedPrice, PriceFetchReport, PriceTableEntry, PricingApi, PricingSourceView } from './pricing/pricingFacet.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { StoredSession } from '../core/sessions/storedSession.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
@@ -237,6 +239,8 @@ export interface HostApi {
   readonly blackboard: BlackboardApi;
   /** Jev, the helper model (settings, token, test, judges). */
   readonly jev: JevApi;
+  /** The price-table source (shelf pricing.json) and the fetch a person asks for. */
+  readonly pricing: PricingApi;
   /** The village's diagnostic log (`workspace/fuseforks.log`): counts and codes, never bodies or secrets. */
   readonly log: DiagSink;
 

@@ -16,7 +16,7 @@ import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { SessionStore } from '../core/sessions/sessionStore.js';
 import type { VillagePaths } from '../core/village/paths.js';
 import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
-import type { World } from '../core/world/types.js';
+import type { ModelTemplate, World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
 import { CommandApprovals, type CommandRequests } from './commands/commandApprovals.js';
 import { testConnection, type ConnectionTestResult } from './commands/connectionTest.js';
@@ -232,6 +232,11 @@ export class VillageCommands implements VillageEdits {
   /** Adds or replaces a model template. */
   upsertTemplate(template: unknown): Promise<VillageState> {
     return this.edit((w) => village.upsertTemplate(w, template, (id) => safeHas(this.ports.secrets, id)));
+  }
+
+  /** Rewrites every template at once (a fetched price table applied to the ones it names). */
+  editTemplates(change: (templates: readonly ModelTemplate[]) => ModelTemplate[]): Promise<VillageState> {
+    return this.edit((w) => ({ ...w, modelTemplates: change(w.modelTemplates) }));
   }
 
   /** Removes a template (refused while used) and deletes its stored key. */

@@ -1,8 +1,8 @@
 /**
  * "Summarize and continue" on a real host (buildHost on a temp village, real agent workers from dist/, real LMDB,
  * the loopback stub LLM): the summary is stored, the history folded, and the next request the stub sees carries
- * the summary and none of the folded exchanges — also after a restart; an empty summary folds nothing; a turn in
- * flight keeps its exchange; a schedule's summarizeAfter summarizes its chain's agents once.
+ * the summary and none of the folded exchanges — also after a restart; an empty summary folds nothing; a longer one
+ * folds with a warning; a turn in flight keeps its exchange; a schedule's summarizeAfter summarizes its chain's agents once.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -180,6 +180,24 @@ describe('summarize and continue', () => {
     const stored = storedRecords(sessionId);
     expect(stored.records.some((r) => r.kind === 'summary')).toBe(false);
     await stored.close();
+  });
+
+  it('a summary at least as long as what it folds still folds, with a warning (it saves nothing)', async () => {
+    makeVillage();
+    const h = await boot();
+    await h.startAgent('A');
+    const long = `SUMMARY: ${'a very long account of very little. '.repeat(10)}`;
+    stub.respond((r) => (isSummaryCall(r) ? reply.text(long) : reply.text('ok')));
+    await say(h, 'hi: figs');
+    const report = await h.summarize(['A']);
+    expect(report.agents).toEqual([expect.objectContaining({ agentId: 'A', folded: true, warning: 'longer', summaryChars: long.trim().length })]);
+    const line = logLines('summarize')[0]!;
+    expect(line).toMatchObject({ level: 'warn', warn: 'longer', summary_chars: long.trim().length });
+    expect(Number(line.folded_chars)).toBeLessThanOrEqual(long.trim().length);
+    await say(h, 'next: pears');
+    const text = sentText(lastTurnRequest());
+    expect(text).toContain('a very long account');
+    expect(text).not.toContain('hi: figs');
   });
 
   it('runs while a turn is in flight: that turn keeps its exchange, the earlier ones are folded', async () => {

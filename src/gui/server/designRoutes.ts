@@ -86,6 +86,10 @@ export const DESIGN_ROUTES: Route[] = [
   },
   { method: 'GET', pattern: /^\/api\/door\/token$/, handle: async (v) => ({ token: await v.door.token() }) },
   { method: 'POST', pattern: /^\/api\/door\/token\/rotate$/, handle: async (v) => ({ token: await v.door.rotateToken() }) },
+  // the price table: its source on the shelf, and the one fetch a person asks for (answers the table; the form saves)
+  { method: 'GET', pattern: /^\/api\/pricing$/, handle: (v) => v.pricing.source() },
+  { method: 'PUT', pattern: /^\/api\/pricing$/, handle: (v, _p, b) => v.pricing.setSource(optStr(b, 'url')) },
+  { method: 'POST', pattern: /^\/api\/pricing\/fetch$/, handle: (v) => v.pricing.fetch() },
   // model templates: one tiny request through the real backend
   { method: 'POST', pattern: /^\/api\/templates\/test$/, handle: (v, _p, b) => v.commands.testConnection(b['template']) },
 ];

@@ -9,7 +9,7 @@ import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
-import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
+import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -73,6 +73,11 @@ export class GuiVillage {
   /** The MCP door on this machine's shelf (opened and closed live by this GUI). */
   get door(): DoorApi {
     return this.host.door;
+  }
+
+  /** The price-table source on the shelf and the fetch a person asks for. */
+  get pricing(): PricingApi {
+    return this.host.pricing;
   }
 
   /** Current state with the message tail. */

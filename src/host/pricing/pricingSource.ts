@@ -1,0 +1,93 @@
+/**
+ * The price-table source on the shelf: `{dataDir}/pricing.json` = `{"url": "https://…"}`. It lives on the shelf, not
+ * in the village, so a shared village never makes its receiver's machine fetch from a URL they did not choose (the
+ * prices themselves live on the templates and travel with the village). No file = no source (nothing is ever
+ * fetched); a file that cannot be read blocks fetching and saving and is never overwritten; unknown keys survive.
+ */
+import { readFile } from 'node:fs/promises';
+import { FuseforksError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/village/atomicWrite.js';
+import { findJsonError } from '../../core/village/jsonErrorPosition.js';
+
+/** What a face shows: the URL (not a secret — a person reads and changes it) or why the file is blocked. */
+export interface PricingSourceView {
+  url: string | null;
+  /** Set when pricing.json cannot be read: fetching and saving are refused until it is fixed or deleted. */
+  blocked: string | null;
+}
+
+/** A read of the shelf file. */
+export type PricingSourceRead = { ok: true; url: string | null; raw: Record<string, unknown> } | { ok: false; error: FuseforksError };
+
+function broken(file: string, reason: string): FuseforksError {
+  return new FuseforksError('CONFIG_PARSE', `${file}: ${reason}; prices cannot be fetched and the source is not saved`, {
+    fix: `Fix ${file} by hand ({"url": "https://…"}) or delete it and set the source again.`,
+    details: { file },
+  });
+}
+
+/** Parses pricing.json's text (pure). */
+export function parsePricingSource(text: string, file: string): PricingSourceRead {
+  if (text.trim() === '') return { ok: true, url: null, raw: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const at = findJsonError(text);
+    return { ok: false, error: broken(file, at === null ? 'not valid JSON' : `not valid JSON at line ${at.line}, column ${at.column} (${at.reason})`) };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: broken(file, 'expected a JSON object') };
+  const raw = value as Record<string, unknown>;
+  const url = raw.url ?? null;
+  if (url !== null && typeof url !== 'string') return { ok: false, error: broken(file, '"url" must be a string') };
+  return { ok: true, url: url === null || url.trim() === '' ? null : url.trim(), raw };
+}
+
+/** Reads the shelf file; missing = no source. Never throws. */
+export async function readPricingSource(file: string): Promise<PricingSourceRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: true, url: null, raw: {} };
+    return { ok: false, error: new FuseforksError('CONFIG_IO', `${file}: cannot read the file (${code ?? 'error'}); prices cannot be fetched`, { fix: 'Check the file permissions.', details: { file }, cause: error }) };
+  }
+  return parsePricingSource(text, file);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Checks a source URL (pure): https, or plain http only to this machine's loopback (a local mirror). The fetched
+ * numbers become money on screen, so nothing is taken over a path where it could be rewritten on the way.
+ */
+export function checkPricingUrl(url: string, field = 'url'): string {
+  const trimmed = url.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    throw new FuseforksError('PRICING_FETCH', `The price table ${field} "${trimmed}" is not a URL.`, {
+      fix: 'Give a full address such as https://example.com/prices.json.',
+      details: { field },
+    });
+  }
+  const loopbackHttp = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !loopbackHttp) {
+    throw new FuseforksError('PRICING_FETCH', `The price table ${field} must start with https:// (plain http only to 127.0.0.1 or localhost).`, {
+      fix: 'Use the https:// address of the price table.',
+      details: { field },
+    });
+  }
+  return trimmed;
+}
+
+/** Sets (a URL) or clears (null or blank) the source, keeping unknown keys; refused when the last read failed. */
+export async function savePricingSource(file: string, url: string | null, prior: PricingSourceRead): Promise<void> {
+  if (!prior.ok) throw prior.error;
+  const out: Record<string, unknown> = { ...prior.raw };
+  if (url === null || url.trim() === '') delete out.url;
+  else out.url = checkPricingUrl(url);
+  await writeFileAtomic(file, `${JSON.stringify(out, null, 2)}\n`);
+}
