@@ -52,6 +52,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   CREDENTIAL_MISSING: 'user',
   MCP_FAILED: 'system',
   COMPUTE_FAILED: 'system',
+  PRICING_FETCH: 'system',
   BLACKBOARD_DELETE_FAILED: 'system',
   COMPUTE_BUSY: 'system',
   BAKE_INVALID: 'user',
