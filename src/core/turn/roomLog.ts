@@ -135,8 +135,8 @@ export function presenceBlock(ring: readonly AgentMessage[], hasRoster: boolean,
     parts.push(
       t(
         language,
-        '今だれが動いているかは名簿（ロスター）が正しく、上のお知らせより優先します。',
-        'The roster is authoritative for who is running now; it wins over the notices above.',
+        '今だれが動いているかは、上のお知らせより名簿が正しいです。',
+        'For who runs now, the roster wins over these notices.',
       ),
     );
   }

@@ -64,7 +64,7 @@ function aboutYou(subject: PromptSubject): string {
   }
   return (
     `## About you\nYou are "${subject.agentName}" (ID: ${subject.agentId}). ` +
-    'Write only your own lines; never write or act out what other agents say.'
+    "Speak only for yourself; never write other agents' lines."
   );
 }
 

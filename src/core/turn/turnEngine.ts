@@ -76,7 +76,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
       ? protocolNote(
           language,
           roster.map((r) => r.name),
-          { ...gates, awaitingReply: envelope.awaitingReply },
+          { ...gates, awaitingReply: envelope.awaitingReply, planOffered: delegation.planOffered },
         )
       : null;
   const messages = buildMessages(prompt.text, note, input.history, folded, envelope.attachments);

@@ -12,6 +12,8 @@ export interface ProtocolGates {
   useHandoffTools: boolean;
   offerTransfer: boolean;
   awaitingReply: boolean;
+  /** `plan` is offered (two or more connections): only then does the note mention it. */
+  planOffered: boolean;
 }
 
 /** The system block that tells an agent with connections how to reach them. */
@@ -29,11 +31,13 @@ export function protocolNote(language: Language, names: string[], gates: Protoco
   }
   const lines: string[] = [
     t(language, `## やり取りの決まり\nここにいる仲間: ${who}。`, `## How to work with others\nOthers here: ${who}.`),
-    t(
-      language,
-      '- ask_* で仲間に質問すると、答えが返るまで待ちます。plan は複数の仲間に同時に頼み、答えをまとめて受け取ります。',
-      '- ask_* asks one of them and waits for the answer; plan asks several at once and returns all answers together.',
-    ),
+    gates.planOffered
+      ? t(
+          language,
+          '- ask_* で仲間に質問すると、答えが返るまで待ちます。plan は複数の仲間に同時に頼み、答えをまとめて受け取ります。',
+          '- ask_* asks one of them and waits for the answer; plan asks several at once and returns all answers together.',
+        )
+      : t(language, '- ask_* で仲間に質問すると、答えが返るまで待ちます。', '- ask_* asks one of them and waits for the answer.'),
   ];
   if (gates.offerTransfer) {
     lines.push(

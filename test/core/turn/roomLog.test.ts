@@ -95,7 +95,7 @@ describe('presenceBlock', () => {
       '## Arrivals and departures (newest last)',
       '- B started',
       '- C stopped',
-      'The roster is authoritative for who is running now; it wins over the notices above.',
+      'For who runs now, the roster wins over these notices.',
     ]);
     expect(presenceBlock(ring, false, 'ja')!.split('\n')).toEqual(['## 出入りのお知らせ（新しいものが最後）', '- B started', '- C stopped']);
     expect(presenceBlock([msg(agent('A'), agent('B'), 'x')], true, 'en')).toBeNull();
