@@ -15,6 +15,7 @@ import type { HostApi } from '../../src/host/hostApi.js';
 import { HostPaths } from '../../src/host/hostPaths.js';
 import { agent, template, until, world } from '../actors/support/villageFixture.js';
 import { requireDist } from '../support/childLines.js';
+import { logRecords } from '../cli/support/cliProcess.js';
 import { startPriceTableServer, SAMPLE_TABLE, type PriceTableServer } from '../support/priceTableServer.js';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 
@@ -59,13 +60,7 @@ async function boot(pricing?: string): Promise<HostApi> {
   return host;
 }
 
-function logLines(kind: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dir, 'workspace/fuseforks.log'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((l) => l.msg === kind);
-}
+const logLines = (kind: string): Array<Record<string, unknown>> => logRecords(dir).filter((l) => l.msg === kind);
 
 describe('the price table, fetched only when asked', () => {
   it('boot fetches nothing; fetch answers without writing; apply prices the named templates with the date; the cost follows', async () => {

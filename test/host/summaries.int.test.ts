@@ -17,6 +17,7 @@ import { HostPaths } from '../../src/host/hostPaths.js';
 import { agent, template, until, world } from '../actors/support/villageFixture.js';
 import { reply, startStubLlm, type StubLlm, type StubRequest } from '../support/stubLlm.js';
 import { requireDist } from '../support/childLines.js';
+import { logRecords } from '../cli/support/cliProcess.js';
 
 let stub: StubLlm;
 let dir: string;
@@ -96,13 +97,7 @@ async function say(h: HostApi, text: string): Promise<void> {
 /** The last request A's turns sent (not a summary call). */
 const lastTurnRequest = (): StubRequest => stub.requests.filter((r) => r.model === 'm-A' && !isSummaryCall(r)).at(-1)!;
 
-function logLines(kind: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dir, 'workspace/fuseforks.log'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((l) => l.msg === kind);
-}
+const logLines = (kind: string): Array<Record<string, unknown>> => logRecords(dir).filter((l) => l.msg === kind);
 
 describe('summarize and continue', () => {
   it('stores the summary, folds the history, and the next prompt carries the summary instead — after a restart too', async () => {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { FuseforksError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
-import { findJsonError } from '../../core/village/jsonErrorPosition.js';
+import { readJsonObject } from '../../core/village/jsonObjectText.js';
 
 /** Default door port. */
 export const DOOR_DEFAULT_PORT = 39641;
@@ -56,15 +56,9 @@ function broken(file: string, reason: string): FuseforksError {
 /** Validates the parsed JSON of mcp_server.json. Pure. */
 export function parseDoorSettings(text: string, file: string): DoorSettingsRead {
   if (text.trim() === '') return { ok: true, settings: { ...DEFAULTS }, raw: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const at = findJsonError(text);
-    return { ok: false, error: broken(file, at === null ? 'not valid JSON' : `not valid JSON at line ${at.line}, column ${at.column} (${at.reason})`) };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: broken(file, 'expected a JSON object') };
-  const raw = value as Record<string, unknown>;
+  const read = readJsonObject(text);
+  if (!read.ok) return { ok: false, error: broken(file, read.reason) };
+  const raw = read.value;
   const enabled = raw.enabled ?? DEFAULTS.enabled;
   const port = raw.port ?? DEFAULTS.port;
   const token = raw.token ?? null;

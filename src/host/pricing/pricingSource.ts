@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { FuseforksError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
-import { findJsonError } from '../../core/village/jsonErrorPosition.js';
+import { readJsonObject } from '../../core/village/jsonObjectText.js';
 
 /** What a face shows: the URL (not a secret — a person reads and changes it) or why the file is blocked. */
 export interface PricingSourceView {
@@ -29,15 +29,9 @@ function broken(file: string, reason: string): FuseforksError {
 /** Parses pricing.json's text (pure). */
 export function parsePricingSource(text: string, file: string): PricingSourceRead {
   if (text.trim() === '') return { ok: true, url: null, raw: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const at = findJsonError(text);
-    return { ok: false, error: broken(file, at === null ? 'not valid JSON' : `not valid JSON at line ${at.line}, column ${at.column} (${at.reason})`) };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: broken(file, 'expected a JSON object') };
-  const raw = value as Record<string, unknown>;
+  const read = readJsonObject(text);
+  if (!read.ok) return { ok: false, error: broken(file, read.reason) };
+  const raw = read.value;
   const url = raw.url ?? null;
   if (url !== null && typeof url !== 'string') return { ok: false, error: broken(file, '"url" must be a string') };
   return { ok: true, url: url === null || url.trim() === '' ? null : url.trim(), raw };
