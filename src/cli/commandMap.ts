@@ -11,6 +11,7 @@ import Gui from './commands/gui.js';
 import Init from './commands/init.js';
 import Pricing from './commands/pricing.js';
 import Seed from './commands/seed.js';
+import { SchedulesAdd, SchedulesDisable, SchedulesEnable, SchedulesList, SchedulesRemove, SchedulesRunNow } from './commands/schedules.js';
 import Serve from './commands/serve.js';
 import { SessionsExport, SessionsFork, SessionsList, SessionsShow, SessionsSummarize } from './commands/sessions.js';
 import Stats from './commands/stats.js';
@@ -27,6 +28,12 @@ export const COMMANDS = {
   'sessions:export': SessionsExport,
   'sessions:fork': SessionsFork,
   'sessions:summarize': SessionsSummarize,
+  'schedules:list': SchedulesList,
+  'schedules:add': SchedulesAdd,
+  'schedules:remove': SchedulesRemove,
+  'schedules:enable': SchedulesEnable,
+  'schedules:disable': SchedulesDisable,
+  'schedules:run-now': SchedulesRunNow,
   ask: Ask,
   bake: Bake,
   check: Check,

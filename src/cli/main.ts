@@ -38,6 +38,11 @@ export const OCLIF_CONFIG = {
   // `help <command>`, "did you mean …?" for a mistyped command, and shell completion (`autocomplete`).
   plugins: ['@oclif/plugin-help', '@oclif/plugin-not-found', '@oclif/plugin-autocomplete'],
   topicSeparator: ' ',
+  // The management topics' one-line summaries in `--help` (kept equal to package.json's oclif block by a test).
+  topics: {
+    door: { description: "The MCP door on this machine's shelf: status, on/off, port, token." },
+    schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
+  },
   exitCodes: PARSE_EXIT_CODES,
 } as const;
 

@@ -43,6 +43,7 @@ import { HostSessions, type BootSession } from './hostSessions.js';
 import { VillageCommands } from './villageCommands.js';
 import { promptMaterialReader } from './promptMaterial.js';
 import { startScheduleTicker } from './scheduleWiring.js';
+import type { ScheduleRunNowPorts } from './scheduleRunNow.js';
 import { SessionRecorder } from './sessionRecorder.js';
 import { Summaries } from './summaries.js';
 
@@ -170,7 +171,18 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       editTemplates: (change) => village.editTemplates(change),
       diag: log,
     });
-    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries, pricing });
+    const runNow: ScheduleRunNowPorts = {
+      schedules,
+      probes,
+      workspaceDir: v.workspace,
+      diag: log,
+      language: () => supervisor.currentWorld().language,
+      status: (id) => supervisor.statuses().find((s) => s.agentId === id)?.status,
+      sendSystemMessage: (to, text, onChainEnd) => supervisor.sendSystemMessage(to, text, onChainEnd),
+      newSession: () => sessions.newSession(new Set(supervisor.currentWorld().agents.map((a) => a.id))),
+      summarize: (agentIds) => summaries.summarize(agentIds),
+    };
+    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries, pricing, runNow });
     hostRef.current = host;
     await openHostDoor(door, band, log);
     await noteJev(v, world, secrets, log);

@@ -24,6 +24,7 @@ import type { SummarizeReport, Summaries } from './summaries.js';
 import type { StatsReport, StatsScope } from '../core/stats/statsReport.js';
 import { readStats } from './stats/readStats.js';
 import { noSessionStore, readStoredSession, type StoredSession } from '../core/sessions/storedSession.js';
+import { runScheduleNow, type ScheduleRunNowPorts, type ScheduleRunReport } from './scheduleRunNow.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -45,6 +46,8 @@ export interface HostInternals {
   summaries: Summaries;
   /** The price-table source on the shelf and the fetch a person asks for. */
   pricing: PricingApi;
+  /** What `runScheduleNow` fires through (the host's own schedule store, shelf and supervisor). */
+  runNow: ScheduleRunNowPorts;
 }
 
 /** A running host; every face reaches it as `HostApi`. */
@@ -67,6 +70,7 @@ export class Host implements HostApi {
   /** `{dataDir}/workspace`: where attachment bodies are stored. */
   readonly #workspace: string;
   readonly #summaries: Summaries;
+  readonly #runNow: ScheduleRunNowPorts;
   #closing: Promise<CloseReport> | null = null;
   #accepting = true;
 
@@ -78,6 +82,7 @@ export class Host implements HostApi {
     this.#parts = internals.parts;
     this.#graceMs = internals.graceMs;
     this.#summaries = internals.summaries;
+    this.#runNow = internals.runNow;
     this.village = internals.village;
     this.files = internals.village.files;
     this.approvals = internals.village.approvals;
@@ -124,6 +129,10 @@ export class Host implements HostApi {
 
   listSessions(): SessionMeta[] {
     return this.#sessionState.store?.list() ?? [];
+  }
+
+  runScheduleNow(id: string): Promise<ScheduleRunReport> {
+    return runScheduleNow(this.#runNow, id);
   }
 
   async stats(scope: StatsScope): Promise<StatsReport> {

@@ -34,6 +34,7 @@ import type { ConnectionTestResult } from './commands/connectionTest.js';
 import type { VillageSettingsInput } from './commands/villageSettings.js';
 import type { OrdinanceView } from './villageFiles.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
+import type { ScheduleRunReport } from './scheduleRunNow.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -50,6 +51,7 @@ export type { OrdinanceView } from './villageFiles.js';
 export type { AppliedPrice, PriceFetchReport, PriceTableEntry, PricingApi, PricingSourceView } from './pricing/pricingFacet.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { StoredSession } from '../core/sessions/storedSession.js';
+export type { ScheduleRunReport } from './scheduleRunNow.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
 export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boardView.js';
@@ -278,6 +280,11 @@ export interface HostApi {
    * village language.
    */
   askExternal(client: string, text: string, options?: AskOptions): Promise<AskOutcome>;
+  /**
+   * Fires one schedule now, as the ticker would (approved pre-check first, the scheduled body as a System message),
+   * without consuming a due; resolves when the fired chain of turns has ended (SCHEDULE_NOT_FOUND, NOT_RUNNING).
+   */
+  runScheduleNow(id: string): Promise<ScheduleRunReport>;
 
   // ---- conversations ---------------------------------------------------------------------------------------
   /** The current conversation id (null when the village runs without a session store). */

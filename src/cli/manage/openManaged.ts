@@ -3,6 +3,8 @@
  * schedules or the door, and closed again. While another process holds the village a command that changes it
  * refuses politely (exit 4) — two processes writing one village's files would race — and says what to do.
  */
+import { isFuseforksError } from '../../core/errors.js';
+import type { SecretSource } from '../../core/secrets/openSecretStore.js';
 import type { HostApi } from '../../host/hostApi.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
@@ -15,6 +17,7 @@ export type Managed<T> = { ok: true; value: T } | { ok: false; exit: ExitCode; h
 /**
  * Opens the village in `dataDir`, runs `fn` on its HostApi and closes it. `command` names the command in the
  * refusal; with `readOnly` a held village is returned as `held` without a note, so the caller can read the files.
+ * A FuseforksError from `fn` (an unknown schedule id, a refused edit) becomes one note with its fix and exit 1.
  */
 export async function withVillage<T>(
   dataDir: string,
@@ -22,7 +25,7 @@ export async function withVillage<T>(
   output: CliOutput,
   fn: (host: HostApi) => Promise<T>,
   readOnly = false,
-  secrets: 'keyring' | 'env' = 'keyring',
+  secrets: SecretSource = 'keyring',
 ): Promise<Managed<T>> {
   const opened = await openHost(
     dataDir,
@@ -45,6 +48,10 @@ export async function withVillage<T>(
   }
   try {
     return { ok: true, value: await fn(opened.host) };
+  } catch (error) {
+    if (!isFuseforksError(error)) throw error;
+    output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
+    return { ok: false, exit: EXIT.coreError, held: false };
   } finally {
     await closeAndReport(opened.host, output);
   }
