@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { COMMANDS } from '../../src/cli/commandMap.js';
 import { EXIT_CODE_TABLE } from '../../src/cli/exitCodes.js';
 import { ERROR_FAULT_KINDS, ERROR_FAULTS } from '../../src/core/errorFaults.js';
 import { ERROR_CODES, toWire, FuseforksError, type ErrorPayload } from '../../src/core/errors.js';
@@ -26,6 +27,7 @@ interface Ledger {
   finding_codes: Record<string, { level: string }>;
   exit_codes: Record<string, string>;
   tools: { bundled: string[]; default_enabled: string[]; work_dir: string[] };
+  management_commands: Record<string, unknown>;
 }
 
 const ledger = parse(readFileSync(new URL('../../data_contract.yaml', import.meta.url), 'utf8')) as Ledger;
@@ -61,6 +63,12 @@ const sampleEvents: { [K in CoreEventType]: Extract<CoreEvent, { type: K }> } = 
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
 
 describe('data_contract.yaml and the code agree', () => {
+  it('management_commands lists every command of each topic it names (door, schedules, …), and only registered ones', () => {
+    const topics = new Set(Object.keys(ledger.management_commands).map((id) => id.split(':')[0]));
+    const registered = Object.keys(COMMANDS).filter((id) => topics.has(id.split(':')[0]));
+    expect(sorted(Object.keys(ledger.management_commands))).toEqual(sorted(registered));
+  });
+
   it('lists exactly the error codes the code can raise', () => {
     expect(sorted(Object.keys(ledger.error_codes))).toEqual(sorted(ERROR_CODES));
   });
