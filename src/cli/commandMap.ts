@@ -3,6 +3,8 @@
  * Command files are thin; everything heavy (host, actors, lmdb) is imported lazily inside `run()`.
  * `gui` joins here when the GUI server lands.
  */
+import { AgentsList } from './commands/agents.js';
+import { ApprovalsApprove, ApprovalsList, ApprovalsReject } from './commands/approvals.js';
 import Ask from './commands/ask.js';
 import Bake from './commands/bake.js';
 import Check from './commands/check.js';
@@ -12,6 +14,7 @@ import Init from './commands/init.js';
 import Pricing from './commands/pricing.js';
 import Seed from './commands/seed.js';
 import { SchedulesAdd, SchedulesDisable, SchedulesEnable, SchedulesList, SchedulesRemove, SchedulesRunNow } from './commands/schedules.js';
+import { SecretsDelete, SecretsList, SecretsSet } from './commands/secrets.js';
 import Serve from './commands/serve.js';
 import { SessionsExport, SessionsFork, SessionsList, SessionsShow, SessionsSummarize } from './commands/sessions.js';
 import Stats from './commands/stats.js';
@@ -19,6 +22,10 @@ import Status from './commands/status.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
+  'agents:list': AgentsList,
+  'approvals:list': ApprovalsList,
+  'approvals:approve': ApprovalsApprove,
+  'approvals:reject': ApprovalsReject,
   'door:status': DoorStatus,
   'door:enable': DoorEnable,
   'door:disable': DoorDisable,
@@ -34,6 +41,9 @@ export const COMMANDS = {
   'schedules:enable': SchedulesEnable,
   'schedules:disable': SchedulesDisable,
   'schedules:run-now': SchedulesRunNow,
+  'secrets:list': SecretsList,
+  'secrets:set': SecretsSet,
+  'secrets:delete': SecretsDelete,
   ask: Ask,
   bake: Bake,
   check: Check,

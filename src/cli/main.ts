@@ -40,8 +40,11 @@ export const OCLIF_CONFIG = {
   topicSeparator: ' ',
   // The management topics' one-line summaries in `--help` (kept equal to package.json's oclif block by a test).
   topics: {
+    agents: { description: "The village's agents: id, name, status, model template, ties." },
+    approvals: { description: "Commands agents asked to run: list, approve (once, always, prefix), reject." },
     door: { description: "The MCP door on this machine's shelf: status, on/off, port, token." },
     schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
+    secrets: { description: "API keys of the model templates: list (names only), set from stdin or a hidden prompt, delete." },
   },
   exitCodes: PARSE_EXIT_CODES,
 } as const;

@@ -1,0 +1,82 @@
+/**
+ * `fuseforks-cli agents list`: the village's agents in the GUI's order with what a script needs to address them.
+ * Through `HostApi` when the village is free (every agent is stopped then: nothing runs in a management host);
+ * read-only beside a running owner from world.json, with the running state unknown (that process knows it).
+ */
+import type { AgentStatus } from '../../core/events.js';
+import { villagePaths } from '../../core/village/paths.js';
+import { loadWorld, systemLocale } from '../../core/village/worldStore.js';
+import type { World } from '../../core/world/types.js';
+import { EXIT, type ExitCode } from '../exitCodes.js';
+import type { CliOutput } from '../output.js';
+import { withVillage } from './openManaged.js';
+
+/** One agent as `agents list --json` prints it. */
+export interface AgentListRow {
+  agentId: string;
+  name: string;
+  /** null while another process holds the village (its running state is that process's). */
+  status: AgentStatus | null;
+  modelTemplateId: string;
+  roleId: string | null;
+  groupId: string | null;
+  reception: boolean;
+  batchStart: boolean;
+  planReview: boolean;
+  connectedAgents: string[];
+}
+
+/** Rows in list order (`order`), as the GUI shows them. */
+export function agentRows(world: World, status: (id: string) => AgentStatus | null): AgentListRow[] {
+  return [...world.agents]
+    .sort((a, b) => a.order - b.order)
+    .map((a) => ({
+      agentId: a.id,
+      name: a.name,
+      status: status(a.id),
+      modelTemplateId: a.modelTemplateId,
+      roleId: a.roleId,
+      groupId: a.groupId,
+      reception: world.reception === a.id,
+      batchStart: a.batchStart,
+      planReview: a.planReview,
+      connectedAgents: [...a.connectedAgents],
+    }));
+}
+
+/** One line per agent for people. */
+export function agentLine(row: AgentListRow): string {
+  const marks = [row.reception ? 'reception' : '', row.batchStart ? 'batch' : '', row.planReview ? 'plan review' : ''].filter(Boolean);
+  const ties = row.connectedAgents.length === 0 ? '' : ` → ${row.connectedAgents.join(', ')}`;
+  return `${row.agentId}  ${JSON.stringify(row.name)}  ${row.status ?? 'unknown'}  model ${row.modelTemplateId}${marks.length === 0 ? '' : `  [${marks.join(', ')}]`}${ties}`;
+}
+
+/** `agents list`. */
+export async function runAgentsList(options: { dataDir: string; json: boolean }, output: CliOutput): Promise<ExitCode> {
+  const managed = await withVillage(
+    options.dataDir,
+    'agents list',
+    output,
+    async (host) => {
+      const statuses = new Map(host.agents().map((a) => [a.agentId, a.status]));
+      return agentRows(host.world(), (id) => statuses.get(id) ?? null);
+    },
+    true,
+  );
+  let rows: AgentListRow[];
+  let held = false;
+  if (managed.ok) rows = managed.value;
+  else if (managed.held) {
+    const load = await loadWorld(villagePaths(options.dataDir), { locale: systemLocale() });
+    rows = load.kind === 'missing' ? [] : agentRows(load.doc.world, () => null);
+    held = true;
+  } else return managed.exit;
+  if (options.json) output.stdout(JSON.stringify({ held, agents: rows }));
+  else {
+    const lines = rows.map(agentLine);
+    if (lines.length === 0) lines.push('no agents');
+    if (held) lines.push('(the village is open in another process; whether an agent runs is known there)');
+    output.stdout(lines.join('\n'));
+  }
+  return EXIT.ok;
+}
