@@ -116,3 +116,10 @@ export const askFlags = {
     description: 'Longest wait for the answer, in seconds (default the village\'s askTimeoutSecs); past it the ask exits 7.',
   }),
 };
+
+/** The flags of every management command (`door`, `schedules`, `secrets`, `agents`, `approvals`). */
+export const manageFlags = {
+  'data-dir': dataDirFlag,
+  json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout.' }),
+  ...outputFlags,
+};

@@ -44,6 +44,7 @@ export const OCLIF_CONFIG = {
     approvals: { description: "Commands agents asked to run: list, approve (once, always, prefix), reject." },
     door: { description: "The MCP door on this machine's shelf: status, on/off, port, token." },
     schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
+    sessions: { description: "Stored conversations: list, show, export, fork, summarize." },
     secrets: { description: "API keys of the model templates: list (names only), set from stdin or a hidden prompt, delete." },
   },
   exitCodes: PARSE_EXIT_CODES,

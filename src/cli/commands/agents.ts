@@ -2,9 +2,8 @@
  * `fuseforks-cli agents list` — the village's agents. Thin: parse, then the lazily loaded runner in
  * `../manage/agents.js`.
  */
-import { Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { Command } from '@oclif/core';
+import { manageFlags, humanOutputOf } from '../flags.js';
 
 /** `agents list`. */
 export class AgentsList extends Command {
@@ -13,15 +12,11 @@ export class AgentsList extends Command {
     'Read-only: also answers while serve or the GUI has the village open (from world.json; whether an agent runs is ' +
     'then known only to that process, shown as unknown / null).';
   static override examples = ['<%= config.bin %> agents list -d ./data', '<%= config.bin %> agents list -d ./data --json'];
-  static override flags = {
-    'data-dir': dataDirFlag,
-    json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout: {held, agents: [...]}.' }),
-    ...outputFlags,
-  };
+  static override flags = manageFlags;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(AgentsList);
     const { runAgentsList } = await import('../manage/agents.js');
-    process.exitCode = await runAgentsList({ dataDir: flags['data-dir'], json: flags.json }, new CliOutput('human', processStreams, noteLevelOf(flags)));
+    process.exitCode = await runAgentsList({ dataDir: flags['data-dir'], json: flags.json }, humanOutputOf(flags));
   }
 }

@@ -3,23 +3,12 @@
  * parse, then the lazily loaded runners in `../manage/approvals.js`.
  */
 import { Args, Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
-
-const baseFlags = {
-  'data-dir': dataDirFlag,
-  json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout.' }),
-  ...outputFlags,
-};
+import { manageFlags as baseFlags, humanOutputOf as outputOf } from '../flags.js';
 
 const requestArgs = {
   agent: Args.string({ required: true, description: 'The agent id (from approvals list).' }),
   line: Args.string({ required: true, description: 'The command line as approvals list shows it (quoted, or as separate words).' }),
 };
-
-function outputOf(flags: { quiet: boolean; 'log-level': 'info' | 'warn' | 'error' }): CliOutput {
-  return new CliOutput('human', processStreams, noteLevelOf(flags));
-}
 
 const HELD = 'Writes the agent\'s run.json as the GUI\'s approvals dialog does. Refused (exit 4) while serve or the GUI has the village open: decide there, or stop it first.';
 

@@ -3,13 +3,7 @@
  * lazily loaded runner in `../manage/door.js`.
  */
 import { Command, Flags } from '@oclif/core';
-import { dataDirFlag, humanOutputOf, outputFlags } from '../flags.js';
-
-const doorFlags = {
-  'data-dir': dataDirFlag,
-  json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout.' }),
-  ...outputFlags,
-};
+import { humanOutputOf, manageFlags as doorFlags } from '../flags.js';
 
 /** `door status`. */
 export class DoorStatus extends Command {

@@ -3,20 +3,9 @@
  * lazily loaded runners in `../manage/schedules.js` and `../manage/scheduleRunNow.js`.
  */
 import { Args, Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags, SECRET_SOURCES } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
-
-const baseFlags = {
-  'data-dir': dataDirFlag,
-  json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout.' }),
-  ...outputFlags,
-};
+import { manageFlags as baseFlags, humanOutputOf as outputOf, secretsFlag } from '../flags.js';
 
 const idArg = { id: Args.string({ required: true, description: 'The schedule id (from schedules list), or an unambiguous start of it (4+ characters).' }) };
-
-function outputOf(flags: { quiet: boolean; 'log-level': 'info' | 'warn' | 'error' }): CliOutput {
-  return new CliOutput('human', processStreams, noteLevelOf(flags));
-}
 
 const HELD = 'Refused (exit 4) while serve or the GUI has the village open: make the change there, or stop it first.';
 
@@ -128,7 +117,7 @@ export class SchedulesRunNow extends Command {
   static override args = idArg;
   static override flags = {
     ...baseFlags,
-    secrets: Flags.option({ options: SECRET_SOURCES, default: 'keyring' as const, description: 'Where API keys come from: the OS keyring, or FUSEFORKS_SECRET_* variables.' })(),
+    secrets: secretsFlag,
     start: Flags.string({ helpValue: 'a,b,c', description: 'Also start these agents (comma-separated ids), e.g. the ones the target delegates to.' }),
   };
 

@@ -2,26 +2,13 @@
  * `fuseforks-cli secrets list|set|delete` — API keys of the model templates, names and presence only. Thin: parse,
  * then the lazily loaded runners in `../manage/secrets.js`. `set` has no flag or argument for the value on purpose.
  */
-import { Args, Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags, SECRET_SOURCES } from '../flags.js';
+import { Args, Command } from '@oclif/core';
+import { manageFlags, humanOutputOf as outputOf, secretsFlag } from '../flags.js';
 import { CliOutput, processStreams } from '../output.js';
 
-const secretsFlags = {
-  'data-dir': dataDirFlag,
-  secrets: Flags.option({
-    options: SECRET_SOURCES,
-    default: 'keyring' as const,
-    description: 'The store: the OS keyring, or FUSEFORKS_SECRET_* environment variables (read-only: list only).',
-  })(),
-  json: Flags.boolean({ default: false, description: 'Print one JSON object on stdout (names and presence, never a value).' }),
-  ...outputFlags,
-};
+const secretsFlags = { ...manageFlags, secrets: secretsFlag };
 
 const nameArg = { name: Args.string({ required: true, description: 'The key: a model template id, or jev_api_token (see secrets list).' }) };
-
-function outputOf(flags: { quiet: boolean; 'log-level': 'info' | 'warn' | 'error' }): CliOutput {
-  return new CliOutput('human', processStreams, noteLevelOf(flags));
-}
 
 const HELD = 'Refused (exit 4) while serve or the GUI has the village open: register the key there, or stop it first.';
 
