@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'SECRET_NAME_COLLISION',
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
+  'DOOR_CLOSING',
   'COMPUTE_FAILED',
   // the price table named in pricing.json could not be fetched or read (only ever on a person's request)
   'PRICING_FETCH',
@@ -72,6 +73,7 @@ export const ERROR_CODES = [
   'LLM_NO_STRUCTURED_OUTPUT',
   'LLM_PARSE',
   'LLM_TIMEOUT',
+  'LLM_RESPONSE_TOO_LARGE',
   // internal invariant broken (a bug, never an expected outcome)
   'BUG',
 ] as const;

@@ -4,7 +4,7 @@
  * its facet (nothing read or fetched at boot, as the original) — the startup band must not gain lines for features that do not run.
  */
 import { mkdirSync } from 'node:fs';
-import type { DiagSink } from '../core/diag.js';
+import { diagText, type DiagSink } from '../core/diag.js';
 import { createPricing, type PricingApi, type PricingPorts } from './pricing/pricingFacet.js';
 import { FuseforksError, isFuseforksError } from '../core/errors.js';
 import { villageMissing } from '../core/preflight/gatherView.js';
@@ -191,7 +191,13 @@ export async function openHostDoor(door: DoorController, band: StartupBand, diag
   const status = await door.open();
   if (status.listening) band.mcpServer(status.port);
   else if (status.blocked || status.lastError !== null) {
-    diag.note('door', { listening: false, port: status.port, blocked: status.blocked, reason: status.lastError }, 'warn');
+    const file = door.file;
+    const fix = status.blocked ? `fix or delete ${file} by hand` : `another program uses port ${status.port}: stop it, or choose another "port" in ${file}`;
+    diag.note(
+      'door',
+      { listening: false, port: status.port, blocked: status.blocked, file: diagText(file), reason: diagText(status.lastError ?? 'unknown'), fix: diagText(fix) },
+      'warn',
+    );
   }
 }
 

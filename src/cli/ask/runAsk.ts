@@ -15,6 +15,7 @@ import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js'
 import { closeAndReport, openHost } from '../headless/openHost.js';
 import type { CliOutput } from '../output.js';
 import { exitNow, type SignalWatch } from '../signals.js';
+import { ASK_STDOUT_MAX_BYTES, capAnswer } from './answerCap.js';
 import { deliveredReport, failureNotes, outcomeNote, undeliveredReport, type AskReport } from './askReport.js';
 
 /** Client name used when `--client` is absent. */
@@ -35,7 +36,18 @@ export interface AskOptions extends HeadlessFlags {
 }
 
 /** Writes the end of an ask: the answer or the JSON report on stdout, the `outcome` line under jsonl. */
-function finish(report: AskReport, options: AskOptions, output: CliOutput): ExitCode {
+function finish(full: AskReport, options: AskOptions, output: CliOutput): ExitCode {
+  // The answer on stdout (and in the JSON report and the outcome line) is capped; the session keeps all of it.
+  const printed = full.answer === null ? null : capAnswer(full.answer);
+  const report = printed === null || !printed.cut ? full : { ...full, answer: printed.text };
+  if (printed?.cut) {
+    output.note({
+      level: 'warn',
+      code: 'ANSWER_TRUNCATED',
+      message: `The answer is ${printed.bytes} bytes; stdout has its first ${ASK_STDOUT_MAX_BYTES}. The whole answer is saved in the conversation ${full.sessionId ?? '(not saved: the session store is unavailable)'}.`,
+      fix: 'Export the conversation to read the rest (GUI: conversations, export).',
+    });
+  }
   if (options.json === true) output.stdout(JSON.stringify(report));
   else if (report.answer !== null) output.stdout(report.answer);
   output.event({ type: 'outcome', ...report });

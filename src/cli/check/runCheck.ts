@@ -9,6 +9,7 @@ import type { SecretSource } from '../../core/secrets/openSecretStore.js';
 import type { EnvLike } from '../../core/secrets/envSecretStore.js';
 import type { SecretStore } from '../../core/secrets/secretStore.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
+import { hostFileProblems } from '../../host/fileProblems.js';
 import { exitForArgumentError, exitForBootError, exitForPreflight, type ExitCode } from '../exitCodes.js';
 import { renderFindingsHuman, renderFindingsJson, type CliOutput } from '../output.js';
 
@@ -40,6 +41,7 @@ export async function runCheck(options: CheckOptions, output: CliOutput): Promis
       runApproval: options.runApproval,
       verifySessionStore: true,
       lookForHolder: true,
+      moreProblems: hostFileProblems,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.store === undefined ? {} : { store: options.store }),
     });
@@ -52,9 +54,6 @@ export async function runCheck(options: CheckOptions, output: CliOutput): Promis
     const { message, fix } = gathered.argument;
     output.note({ level: 'error', code: 'ARGUMENT', message, fix });
     return exitForArgumentError();
-  }
-  for (const problem of gathered.problems) {
-    output.note({ level: 'warn', code: 'CONFIG_PARSE', message: `${problem.file}: ${problem.reason}; it is ignored by this check.`, fix: 'Fix or remove the file; fuseforks never overwrites a file it cannot read.' });
   }
   const findings = headlessPreflight(gathered.world, gathered.schedules, gathered.view);
   output.stdout(options.json ? renderFindingsJson(findings, gathered.view.start) : renderFindingsHuman(findings, gathered.world.language));

@@ -9,6 +9,7 @@ import { hasReject } from '../../core/preflight/finding.js';
 import { headlessPreflight, type PreflightMode } from '../../core/preflight/headlessPreflight.js';
 import type { SecretSource } from '../../core/secrets/openSecretStore.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
+import { hostFileProblems } from '../../host/fileProblems.js';
 import { EXIT, exitForArgumentError, exitForBootError, type ExitCode } from '../exitCodes.js';
 import type { CliOutput } from '../output.js';
 
@@ -39,6 +40,7 @@ export async function preflightGate(mode: PreflightMode, flags: HeadlessFlags, o
       secrets: flags.secrets,
       bypassPlanReview: flags.bypassPlanReview,
       runApproval: flags.runApproval,
+      moreProblems: hostFileProblems,
       ...(flags.env === undefined ? {} : { env: flags.env }),
     });
   } catch (error) {
@@ -49,9 +51,6 @@ export async function preflightGate(mode: PreflightMode, flags: HeadlessFlags, o
   if (!gathered.ok) {
     output.note({ level: 'error', code: 'ARGUMENT', message: gathered.argument.message, fix: gathered.argument.fix });
     return { ok: false, exit: exitForArgumentError() };
-  }
-  for (const problem of gathered.problems) {
-    output.note({ level: 'warn', code: 'CONFIG_PARSE', message: `${problem.file}: ${problem.reason}`, fix: 'Fix or remove the file; fuseforks never overwrites a file it cannot read.' });
   }
   const findings = headlessPreflight(gathered.world, gathered.schedules, gathered.view);
   for (const f of findings) {

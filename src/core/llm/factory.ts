@@ -82,6 +82,7 @@ export function createBackendStrict(template: ModelTemplate, secrets: SecretStor
     apiKey: resolveApiKey(template, secrets),
     timeoutSecs: template.requestTimeoutSecs > 0 ? template.requestTimeoutSecs : 120,
     maxRetries: template.maxRetries,
+    ...(template.maxResponseBytes === undefined ? {} : { maxResponseBytes: template.maxResponseBytes }),
     stream: template.stream,
     ...tuning,
   };

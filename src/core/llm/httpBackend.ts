@@ -33,7 +33,7 @@ export class HttpBackend implements LlmBackend {
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
     refuseUncarried(request, this.wire.name);
-    const { baseUrl, apiKey, timeoutSecs, maxRetries, stream, sleep, onRetry } = this.config;
+    const { baseUrl, apiKey, timeoutSecs, maxRetries, maxResponseBytes, stream, sleep, onRetry } = this.config;
     const base = {
       backend: this.wire.name,
       url: joinUrl(baseUrl, this.wire.path(request.model, stream)),
@@ -42,6 +42,7 @@ export class HttpBackend implements LlmBackend {
       timeoutSecs,
       signal: options.signal,
       secret: apiKey,
+      ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     };
     // Set once something of an attempt was shown: a retry must tell the viewer to drop it first.
     let shown = false;

@@ -6,6 +6,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { apiError, httpError, LlmError, parseError, timeoutError } from './llmError.js';
 import { abortReason, type Sleep } from './retry.js';
+import { capBody, DEFAULT_MAX_RESPONSE_BYTES, readCappedText } from './bodyCap.js';
 
 /** One POST of a JSON body. `secret` is scrubbed from anything that ends up in an error message. */
 export interface PostJsonRequest {
@@ -17,6 +18,8 @@ export interface PostJsonRequest {
   timeoutSecs: number;
   signal?: AbortSignal;
   secret: string;
+  /** Most bytes of the answer read, whole or streamed (template.maxResponseBytes); past it LLM_RESPONSE_TOO_LARGE. */
+  maxResponseBytes?: number;
 }
 
 /** One server-sent event: its `event:` name (if any) and its `data:` text. */
@@ -65,7 +68,7 @@ export async function postJson(req: PostJsonRequest): Promise<unknown> {
       signal,
     });
     status = res.status;
-    text = await res.text();
+    text = await readCappedText(res, req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req.backend);
   } catch (err) {
     throw failure(err);
   }
@@ -98,12 +101,14 @@ export async function postStream(req: PostStreamRequest): Promise<StreamAnswer> 
       signal,
     });
     bump();
-    if (res.status < 200 || res.status >= 300) throw apiError(req.backend, res.status, await res.text(), req.secret);
+    const cap = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (res.status < 200 || res.status >= 300) throw apiError(req.backend, res.status, await readCappedText(res, cap, req.backend), req.secret);
     req.onOpen?.();
     const type = res.headers.get('content-type') ?? '';
-    if (!type.includes('text/event-stream') || res.body === null) return { kind: 'json', json: parseBody(req.backend, await res.text()) };
+    if (!type.includes('text/event-stream') || res.body === null) return { kind: 'json', json: parseBody(req.backend, await readCappedText(res, cap, req.backend)) };
     const parser = createParser({ onEvent: (event) => req.onEvent(event) });
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    // The same cap as a whole answer: a stream that never ends is cut at maxResponseBytes too.
+    const reader = (capBody(res, cap, req.backend) ?? res.body).pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -135,6 +140,8 @@ export interface HttpBackendConfig {
   timeoutSecs: number;
   /** Attempts including the first (template.maxRetries). */
   maxRetries: number;
+  /** Most bytes of one answer (template.maxResponseBytes; default 8 MiB). */
+  maxResponseBytes?: number;
   /** Ask for a server-sent event stream (template.stream). */
   stream: boolean;
   sleep?: Sleep;

@@ -9,10 +9,12 @@ import { parseJevSettings } from '../jev/jevSettings.js';
 import { judgeOn, parseJudgeConfig } from '../jev/judgeConfig.js';
 import type { McpServerView } from './headlessPreflight.js';
 
-/** A file that exists but could not be used, for a stderr note. */
+/** A file (or one entry of it) that exists but could not be used: a CONFIG_BROKEN finding of `check`. */
 export interface ReadProblem {
   file: string;
   reason: string;
+  /** How to fix it, when the reader knows better than the generic advice. */
+  fix?: string;
 }
 
 type Json = Record<string, unknown>;

@@ -39,6 +39,7 @@ export interface FindingTexts {
   sessionStoreCorrupt(file: string, reason: string): FindingText;
   /** `pid` = the holder, null when the system does not show it; `mode` = the command being checked. */
   villageHeld(pid: number | null, mode: 'ask' | 'serve'): FindingText;
+  configBroken(file: string, reason: string, fix: string | undefined): FindingText;
   /** `unknown` = names in the agent's enabledTools this build does not have; `known` = the names it does. */
   enabledToolUnknown(agent: AgentRef, unknown: string[], known: readonly string[]): FindingText;
 }
@@ -115,6 +116,10 @@ const JA: FindingTexts = {
   villageHeld: (pid, mode) => ({
     message: `この村はいま別のプロセス${pid === null ? '' : `（pid ${pid}）`}が開いています。${mode === 'serve' ? 'serve はこのままでは起動できません（終了コード 4）。' : 'ask はそのプロセスの MCP ドアが開いていればドア経由で届き、閉じていれば終了コード 4 で終わります。'}`,
     fix: mode === 'serve' ? 'そのプロセス（serve か GUI）を止めてから起動してください。' : 'ドア経由で届けるには、そのプロセスを止めて fuseforks-cli door enable でドアを開け、serve を起動し直してください。',
+  }),
+  configBroken: (file, reason, fix) => ({
+    message: `${file}: ${reason}。直るまでこの設定は使われません。ファイルは上書きしません。`,
+    fix: fix ?? `${file} を手で（または GUI で）読める形に直してから、もう一度 check を実行してください。`,
   }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `${ja(a)} の enabledTools にこのビルドにないツール ${unknown.join('、')} があります。そのツールは使えません（ほかのツールはそのまま使えます）。`,
@@ -205,6 +210,10 @@ const EN: FindingTexts = {
   villageHeld: (pid, mode) => ({
     message: `This village is open in another process${pid === null ? '' : ` (pid ${pid})`}. ${mode === 'serve' ? 'serve cannot start while it is (exit 4).' : 'ask goes through that process\'s MCP door when the door is open, and exits 4 when it is not.'}`,
     fix: mode === 'serve' ? 'Stop that process (a serve or the GUI) first.' : 'To ask through it, stop that process, switch its door on (fuseforks-cli door enable), and start serve again.',
+  }),
+  configBroken: (file, reason, fix) => ({
+    message: `${file}: ${reason}. What it configures is not used until it is fixed; the file is never overwritten.`,
+    fix: fix ?? `Fix ${file} by hand (or in the GUI) so it parses, then run check again.`,
   }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `The enabledTools of ${en(a)} name ${unknown.join(', ')}, which this build does not have; ${unknown.length === 1 ? 'that tool is' : 'those tools are'} missing (the others work).`,

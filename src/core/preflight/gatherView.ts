@@ -23,6 +23,7 @@ import { resolveStartSet, type StartSetError } from '../world/startSet.js';
 import type { World } from '../world/types.js';
 import { SESSION_STORE_FILE } from '../sessions/sessionFiles.js';
 import { verifyLmdbFile } from '../sessions/lmdbVerify.js';
+import { readRunPolicy, runPolicyPath } from '../tools/runPolicyFile.js';
 import { commandExists } from './commandExists.js';
 import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
 import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
@@ -47,6 +48,11 @@ export interface GatherOptions {
   verifySessionStore?: boolean;
   /** `check`: say whether another process holds the village now (read from the OS, never by taking the lock). */
   lookForHolder?: boolean;
+  /**
+   * Readers of files whose parsers live above the core (the door's mcp_server.json, mcp.json entry by entry), handed
+   * in by the command; their problems replace the lenient reader's for the same file.
+   */
+  moreProblems?: (paths: VillagePaths, started: readonly string[], mode: PreflightMode) => Promise<ReadProblem[]>;
 }
 
 /** Inputs ready for `headlessPreflight`, plus notes about files that exist but could not be used. */
@@ -116,6 +122,20 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
   const approvals = schedules.some((s) => s.probe !== undefined) ? await ProbeApprovals.load(paths.shelf.probeApprovals) : null;
   if (approvals?.blocked) problems.push({ file: approvals.blocked.file, reason: approvals.blocked.reason });
 
+  // run.json of every started agent that can run: broken means nothing runs (each run is refused) until fixed.
+  for (const agent of started) {
+    if (!isSafeIdentifier(agent.id) || agent.enabledTools?.includes('run') !== true) continue;
+    const read = readRunPolicy(paths.workspace, agent.id);
+    if (read.state === 'broken') {
+      problems.push({ file: runPolicyPath(paths.workspace, agent.id), reason: `${read.broken ?? 'cannot be used'}; every run of ${agent.id} is refused`, fix: 'Fix run.json by hand or from the GUI (its allow list); fuseforks never overwrites it.' });
+    }
+  }
+  if (options.moreProblems !== undefined) {
+    const more = await options.moreProblems(paths, start, options.mode);
+    const files = new Set(more.map((p) => p.file));
+    problems.splice(0, problems.length, ...problems.filter((p) => !files.has(p.file)), ...more);
+  }
+
   const view: PreflightView = {
     mode: options.mode,
     start,
@@ -132,6 +152,7 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
     commandExists: (command) => commandExists(command, env),
   };
   if (options.secrets === 'env') view.secretEnvName = envNameForKey;
+  if (problems.length > 0) view.brokenFiles = problems;
   if (options.verifySessionStore === true) {
     const damaged = damagedStore(join(paths.workspace, SESSION_STORE_FILE));
     if (damaged !== null) view.damagedSessionStore = damaged;
@@ -155,8 +176,15 @@ async function readSchedules(paths: VillagePaths, problems: ReadProblem[]): Prom
   const parsed = parseScheduleFile(text);
   if (!parsed.ok) {
     // As at boot: an unreadable file means no schedules (and the runtime will refuse to overwrite it).
-    problems.push({ file: paths.schedules, reason: `${parsed.block.reason} at line ${parsed.block.line}, column ${parsed.block.column}` });
+    problems.push({ file: paths.schedules, reason: `${parsed.block.reason} at line ${parsed.block.line}, column ${parsed.block.column}; no schedule runs` });
     return [];
+  }
+  for (const d of parsed.dropped) {
+    problems.push({
+      file: paths.schedules,
+      reason: `row ${d.index + 1}${d.id === null ? '' : ` (${d.id})`}: ${d.problem.field} — ${d.problem.message}; this schedule does not run`,
+      fix: `Correct ${d.problem.field} of that row in the GUI's schedule dialog or in schedules.json (the row is kept as written).`,
+    });
   }
   return parsed.rows.flatMap((row) => (row.kind === 'task' ? [row.task] : []));
 }

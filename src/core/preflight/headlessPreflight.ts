@@ -54,6 +54,8 @@ export interface PreflightView {
   damagedSessionStore?: { file: string; reason: string };
   /** `check` only: another process holds the village lock now (its pid when the system shows it). */
   villageHeld?: { pid: number | null };
+  /** Files (or entries) that exist but cannot be used, each with its reason and fix. */
+  brokenFiles?: readonly { file: string; reason: string; fix?: string }[];
 }
 
 /** Runs the SPEC §6.1 table over the village files and the view. */
@@ -161,6 +163,8 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
 
   // 12. another process holds the village right now: serve would exit 4; ask goes through its door or exits 4.
   if (view.villageHeld !== undefined) push('warn', 'VILLAGE_HELD', t.villageHeld(view.villageHeld.pid, view.mode));
+  // 13. files that exist but cannot be used: the run goes on without what they configure.
+  for (const p of view.brokenFiles ?? []) push('warn', 'CONFIG_BROKEN', t.configBroken(p.file, p.reason, p.fix));
 
   return sortFindings(out);
 }

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { nullDiagSink, type DiagSink } from '../diag.js';
+import { diagText, nullDiagSink, type DiagSink } from '../diag.js';
 import { FuseforksError } from '../errors.js';
 import { writeFileAtomic } from '../village/atomicWrite.js';
 import type { ScheduleProbe } from './types.js';
@@ -87,7 +87,7 @@ export class ProbeApprovals {
   }
 
   private static blockedAt(file: string, reason: string, diag: DiagSink): ProbeApprovals {
-    diag.note('probe approvals', { blocked: file, reason }, 'warn');
+    diag.note('probe approvals', { blocked: diagText(file), reason: diagText(reason), fix: diagText('fix or delete the file by hand; until then no schedule pre-check is approved') }, 'warn');
     return new ProbeApprovals(file, new Set(), {}, { file, reason });
   }
 

@@ -9,11 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { nullDiagSink, type DiagSink } from '../diag.js';
+import { diagText, nullDiagSink, type DiagSink } from '../diag.js';
 import { FuseforksError } from '../errors.js';
 import { writeFileAtomic } from '../village/atomicWrite.js';
 import { parseScheduleFile, renderScheduleFile, type FileBlock, type FileRow, type FileShape } from './scheduleFile.js';
 import { validateSchedule } from './scheduleRow.js';
+
+/** What to do about a schedules.json the runtime cannot read (it is never overwritten meanwhile). */
+const BLOCKED_FIX = 'fix schedules.json by hand so it parses; until then no schedule runs and schedule edits are refused';
 import type { Recurrence, ScheduledTask, ScheduleProbe, SessionMode } from './types.js';
 
 /** What it takes to open the store. `agentExists` drops rows whose target is gone (omit to keep all). */
@@ -73,17 +76,17 @@ export class ScheduleStore {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return new ScheduleStore(options.file, { kind: 'array' }, [], null, diag);
       const block = { file: options.file, line: 0, column: 0, reason: `cannot read the file (${code ?? 'error'})` };
-      diag.note('schedule', { blocked: options.file, line: 0, column: 0, reason: block.reason }, 'error');
+      diag.note('schedule', { blocked: diagText(options.file), line: 0, column: 0, reason: diagText(block.reason), fix: diagText(BLOCKED_FIX) }, 'error');
       return new ScheduleStore(options.file, { kind: 'array' }, [], block, diag);
     }
     const parsed = parseScheduleFile(text);
     if (!parsed.ok) {
       const block = { file: options.file, ...parsed.block };
-      diag.note('schedule', { blocked: options.file, line: block.line, column: block.column, reason: block.reason }, 'error');
+      diag.note('schedule', { blocked: diagText(options.file), line: block.line, column: block.column, reason: diagText(block.reason), fix: diagText(BLOCKED_FIX) }, 'error');
       return new ScheduleStore(options.file, { kind: 'array' }, [], block, diag);
     }
     for (const d of parsed.dropped) {
-      diag.note('schedule', { dropped_row: d.index, id: d.id, field: d.problem.field, reason: d.problem.message }, 'warn');
+      diag.note('schedule', { file: diagText(options.file), dropped_row: d.index, id: d.id, field: d.problem.field, reason: diagText(d.problem.message), fix: diagText(`correct ${d.problem.field} of row ${d.index + 1} in the GUI or in the file`) }, 'warn');
     }
     const rows = parsed.rows.filter((row) => {
       if (row.kind !== 'task' || options.agentExists === undefined || options.agentExists(row.task.to)) return true;

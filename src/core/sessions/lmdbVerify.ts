@@ -121,6 +121,8 @@ class PageReader {
     readonly pageSize: number,
     private readonly fileSize: number,
     readonly lastPage: number,
+    /** The picked meta's txnid: no page can have been written by a later transaction. */
+    readonly txnid: number,
   ) {
     this.whole = fileSize <= WHOLE_FILE_BYTES ? Buffer.allocUnsafe(fileSize) : null;
     if (this.whole !== null && fs.readSync(fd, this.whole, 0, fileSize, 0) !== fileSize) fail('short read');
@@ -144,6 +146,8 @@ class PageReader {
     }
     const page = this.page(pgno);
     if (u64(page, 0) !== pgno) fail(`page ${pgno} carries another page number`);
+    // lmdb decides from a page's txnid whether it may write it in place: one from the future would be overwritten.
+    if (u64(page, 8) > this.txnid) fail(`page ${pgno} claims a later transaction than the store's`);
     return page;
   }
 }
@@ -158,7 +162,8 @@ function nodeOffsets(page: Buffer, pgno: number, size: number): number[] {
   const offsets: number[] = [];
   for (let i = 0; i < count; i += 1) {
     const at = page.readUInt16LE(PAGE_HEADER + 2 * i) + PAGE_HEADER;
-    if (at < PAGE_HEADER + lower || at + NODE_HEADER > size) fail(`page ${pgno} node ${i} outside the page`);
+    // Nodes live between `upper` and the end of the page; one in the free gap would be overwritten by the next insert.
+    if (at < PAGE_HEADER + upper || at + NODE_HEADER > size) fail(`page ${pgno} node ${i} outside the page`);
     offsets.push(at);
   }
   return offsets;
@@ -282,7 +287,7 @@ export function verifyLmdbFile(dataPath: string): LmdbVerdict {
     const fileSize = fs.fstatSync(fd).size;
     if (fileSize === 0) return { state: 'empty' };
     const meta = pickMeta(fd, fileSize);
-    const reader = new PageReader(fd, meta.pageSize, fileSize, meta.lastPage);
+    const reader = new PageReader(fd, meta.pageSize, fileSize, meta.lastPage, meta.txnid);
     walkEnv(reader, meta);
     return { state: 'ok', pages: reader.seen.size };
   } catch (error) {

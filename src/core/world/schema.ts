@@ -83,6 +83,8 @@ export const modelTemplateSchema = z
     stream: z.boolean().default(true),
     requestTimeoutSecs: uint.default(120),
     maxRetries: uint.default(3),
+    // Only when the user set it (the backends default to 8 MiB), so a rewrite adds no key to villages.
+    maxResponseBytes: uint.optional(),
     inputPerMtok: optionalPrice,
     outputPerMtok: optionalPrice,
     cacheReadPerMtok: optionalPrice,

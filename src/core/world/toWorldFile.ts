@@ -83,6 +83,7 @@ function templateKeys(t: ModelTemplate): RawObject {
     useTools: t.useTools,
     effort: t.effort,
     requestTimeoutSecs: t.requestTimeoutSecs,
+    ...(t.maxResponseBytes === undefined ? {} : { maxResponseBytes: t.maxResponseBytes }),
     maxRetries: t.maxRetries,
     inputPerMtok: t.inputPerMtok,
     outputPerMtok: t.outputPerMtok,

@@ -69,6 +69,8 @@ export interface ModelTemplate {
   /** Added by this product: stream replies (SSE). false for proxies that break server-sent events. Default true. */
   stream: boolean;
   requestTimeoutSecs: number;
+  /** Most bytes of one model answer read before LLM_RESPONSE_TOO_LARGE; absent = 8 MiB. */
+  maxResponseBytes?: number;
   /** Attempts including the first. */
   maxRetries: number;
   inputPerMtok: number | null;

@@ -35,7 +35,7 @@ export class DoorController {
 
   /** `file` = the shelf's mcp_server.json; `live` = this host serves the door. */
   constructor(
-    private readonly file: string,
+    readonly file: string,
     /** This host opens and closes the door (GUI, serve). */
     readonly live: boolean,
     private readonly deps: DoorDeps,

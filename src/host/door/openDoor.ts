@@ -3,6 +3,12 @@
  * tool `ask_fuseforks({message})`. Guarded before the MCP layer by doorGuard (loopback Host/Origin, bearer
  * token, body size). Plain node:http rather than the SDK's express app: one route, no extra stack to load.
  * The SDK and zod are imported inside openDoor, so importing this module costs nothing until a door opens.
+ *
+ * Abuse limits (issue 19): the headers must arrive within 10 s and the whole request within 30 s (Node's own
+ * timers, checked every second), so a client trickling its body cannot hold a connection for ever; an MCP session
+ * with no request for 10 min is closed, and when 16 sessions are open a 17th is refused with a JSON-RPC error
+ * saying so (nothing is evicted behind anyone's back); at shutdown, a tool call still waiting gets an error result
+ * (DOOR_CLOSING) on its stream before the connection closes, and new requests get 503.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -17,10 +23,22 @@ export const DOOR_TOOL_NAME = 'ask_fuseforks';
 /** Server info name shown to MCP clients. */
 export const DOOR_SERVER_NAME = 'Fuseforks';
 /**
- * Live MCP sessions kept at most; the oldest is closed beyond this (a client that never says goodbye). Well above
- * the external mailbox (1 served + 16 waiting), so a burst of callers never evicts one whose request still waits.
+ * Live MCP sessions at most; beyond it an initialize is refused (503) until one closes or idles out. Well above the
+ * external mailbox (1 served + 16 waiting), so a burst of callers is never refused while earlier requests still wait.
  */
 export const DOOR_MAX_SESSIONS = 64;
+/** Limits in ms (OpenDoorOptions.limits overrides them in tests). */
+export const DOOR_LIMITS = {
+  /** All request headers must have arrived by then (Node's headersTimeout). */
+  headersMs: 10_000,
+  /** The whole request (headers and body) must have arrived by then (Node's requestTimeout); the answer may take longer. */
+  requestMs: 30_000,
+  /** An MCP session with no request for this long is closed. */
+  sessionIdleMs: 10 * 60_000,
+  /** At shutdown, how long answered-with-an-error calls get to reach their clients before the sockets close. */
+  closeFlushMs: 2_000,
+};
+export type DoorLimits = typeof DOOR_LIMITS;
 
 /** What the door needs from the host: deliver to the reception and wait (the supervisor's external ask). */
 export type AskExternal = (
@@ -46,6 +64,8 @@ export interface OpenDoorOptions {
   onError?: (error: unknown) => void;
   /** Server version shown to clients. */
   version?: string;
+  /** Test seam: shorter limits. */
+  limits?: Partial<DoorLimits>;
 }
 
 /** An open door. */
@@ -58,6 +78,16 @@ export interface Door {
 interface Session {
   server: McpServer;
   transport: StreamableHTTPServerTransport;
+  /** Requests of this session still open (a long tool call or a GET stream keeps it from idling out). */
+  open: number;
+  /** When its last request ended (epoch ms). */
+  lastSeenMs: number;
+}
+
+function closingError(): FuseforksError {
+  return new FuseforksError('DOOR_CLOSING', 'the village is shutting down; this request was not answered', {
+    fix: 'send it again once the village is running again',
+  });
 }
 
 /** Opens the door; rejects with MCP_FAILED when the port cannot be bound (busy = ON but not listening). */
@@ -72,8 +102,15 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
     import('zod'),
   ]);
   const onError = options.onError ?? (() => undefined);
+  const limits: DoorLimits = { ...DOOR_LIMITS, ...options.limits };
   const sessions = new Map<string, Session>();
   let boundPort = options.port;
+  let closing = false;
+  // Resolved at shutdown: every tool call still waiting answers with DOOR_CLOSING instead of an empty stream.
+  let shutdown: () => void = () => undefined;
+  const shutdownNow = new Promise<'closing'>((resolve) => (shutdown = () => resolve('closing')));
+  let calls = 0;
+  let openPosts = 0;
 
   const makeServer = (): McpServer => {
     const server = new McpServerClass({ name: DOOR_SERVER_NAME, version: options.version ?? '0.0.0' });
@@ -85,8 +122,11 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       },
       async ({ message }, extra) => {
         const client = server.server.getClientVersion()?.name ?? 'external';
+        calls += 1;
         try {
-          const outcome = await options.askExternal(client, message, extra.signal);
+          if (closing) throw closingError();
+          const outcome = await Promise.race([options.askExternal(client, message, extra.signal), shutdownNow]);
+          if (outcome === 'closing') throw closingError();
           const meta = { state: outcome.state, tokens: outcome.tokens ?? null, cost: outcome.cost?.usd ?? null };
           return { content: [{ type: 'text' as const, text: outcome.answer }], _meta: { [DOOR_OUTCOME_META]: meta } };
         } catch (error) {
@@ -95,6 +135,8 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
           const text = isFuseforksError(error) ? `[${error.code}] ${error.message}${error.fix ? ` (${error.fix})` : ''}` : 'the village could not take the request';
           const meta = isFuseforksError(error) ? { code: error.code, message: error.message, fix: error.fix ?? null } : { code: 'BUG', message: text, fix: null };
           return { content: [{ type: 'text' as const, text }], isError: true, _meta: { [DOOR_ERROR_META]: meta } };
+        } finally {
+          calls -= 1;
         }
       },
     );
@@ -107,16 +149,9 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, session);
-        while (sessions.size > DOOR_MAX_SESSIONS) {
-          const [oldest] = sessions.keys();
-          if (oldest === undefined) break;
-          const old = sessions.get(oldest);
-          sessions.delete(oldest);
-          void old?.transport.close();
-        }
       },
     });
-    const session: Session = { server, transport };
+    const session: Session = { server, transport, open: 0, lastSeenMs: Date.now() };
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
@@ -125,7 +160,36 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
     return session;
   };
 
+  /** Closes sessions with nothing open and no request for `sessionIdleMs`. */
+  const closeIdle = (): void => {
+    const cutoff = Date.now() - limits.sessionIdleMs;
+    for (const [id, s] of sessions) {
+      if (s.open > 0 || s.lastSeenMs > cutoff) continue;
+      sessions.delete(id);
+      void s.transport.close().catch(() => undefined);
+      void s.server.close().catch(() => undefined);
+    }
+  };
+  const idleSweep = setInterval(closeIdle, Math.max(250, Math.min(60_000, Math.floor(limits.sessionIdleMs / 4))));
+  idleSweep.unref();
+
+  /** Counts the request against its session while it is open, so a long call or stream never idles out. */
+  const track = (session: Session, req: IncomingMessage, res: ServerResponse): void => {
+    const post = req.method === 'POST';
+    session.open += 1;
+    if (post) openPosts += 1;
+    res.once('close', () => {
+      session.open -= 1;
+      if (post) openPosts -= 1;
+      session.lastSeenMs = Date.now();
+    });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (closing) {
+      req.resume();
+      return jsonRpcError(res, 503, -32000, `[DOOR_CLOSING] ${closingError().message}`);
+    }
     const verdict = checkDoorRequest(
       { url: req.url, host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization, contentLength: req.headers['content-length'] },
       boundPort,
@@ -143,24 +207,49 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
-      if (existing !== undefined) return existing.transport.handleRequest(req, res, parsed);
-      if (sessionId === undefined && isInitializeRequest(parsed)) return (await newSession()).transport.handleRequest(req, res, parsed);
+      if (existing !== undefined) {
+        track(existing, req, res);
+        return existing.transport.handleRequest(req, res, parsed);
+      }
+      if (sessionId === undefined && isInitializeRequest(parsed)) {
+        if (sessions.size >= DOOR_MAX_SESSIONS) closeIdle();
+        if (sessions.size >= DOOR_MAX_SESSIONS) {
+          return jsonRpcError(
+            res,
+            503,
+            -32000,
+            `The door already has ${DOOR_MAX_SESSIONS} open MCP sessions. Close one (HTTP DELETE /mcp with its Mcp-Session-Id) or retry after a session has been idle for ${Math.round(limits.sessionIdleMs / 60_000)} min.`,
+          );
+        }
+        const session = await newSession();
+        track(session, req, res);
+        return session.transport.handleRequest(req, res, parsed);
+      }
       return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32000, 'No valid session: initialize first');
     }
-    if ((req.method === 'GET' || req.method === 'DELETE') && existing !== undefined) return existing.transport.handleRequest(req, res);
+    if ((req.method === 'GET' || req.method === 'DELETE') && existing !== undefined) {
+      track(existing, req, res);
+      return existing.transport.handleRequest(req, res);
+    }
     if (req.method === 'GET' || req.method === 'DELETE') return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32000, 'No valid session');
     res.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
   };
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      onError(error);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.end();
-    });
-  });
-  // A long ask (up to the ask timeout) must not be cut by Node's default request timeout.
-  http.requestTimeout = 0;
+  const http = createServer(
+    {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      // Node checks both timers on this interval (30 s by default), so a limit of seconds needs a finer one.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersMs / 2))),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        onError(error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.end();
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
       reject(new FuseforksError('MCP_FAILED', `the door cannot listen on 127.0.0.1:${options.port} (${error.code ?? error.message})`, {
@@ -178,6 +267,11 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   return {
     port: boundPort,
     close: async () => {
+      closing = true;
+      clearInterval(idleSweep);
+      // Calls still waiting answer DOOR_CLOSING on their streams; give those answers a moment to leave.
+      shutdown();
+      for (let waited = 0; (calls > 0 || openPosts > 0) && waited < limits.closeFlushMs; waited += 20) await new Promise((r) => setTimeout(r, 20));
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all(open.map(async (s) => {

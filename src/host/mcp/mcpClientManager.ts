@@ -5,7 +5,7 @@
  * One server failing never blocks the others or boot: it becomes a status with an error and a diag note.
  * Per-agent tools win over shared ones with the same `{server}__{tool}` name.
  */
-import { nullDiagSink, type DiagSink } from '../../core/diag.js';
+import { diagText, nullDiagSink, type DiagSink } from '../../core/diag.js';
 import { FuseforksError, isFuseforksError } from '../../core/errors.js';
 import type { ToolSpec } from '../../core/llm/canonical.js';
 import type { ToolReply } from '../../core/tools/contract.js';
@@ -165,7 +165,17 @@ export class McpClientManager {
       configs = await readMcpConfig(file);
     } catch (error) {
       state.loadError = isFuseforksError(error) ? error.message : String(error);
-      this.diag.note('mcp load failed', { agent: agentId, code: isFuseforksError(error) ? error.code : 'CONFIG_IO' }, 'warn');
+      this.diag.note(
+        'mcp load failed',
+        {
+          agent: agentId,
+          code: isFuseforksError(error) ? error.code : 'CONFIG_IO',
+          file: diagText(file),
+          reason: diagText(state.loadError),
+          fix: diagText(isFuseforksError(error) && error.fix ? error.fix : 'fix the file by hand; none of its servers connect until then'),
+        },
+        'warn',
+      );
       return state;
     }
     const results = await Promise.all(configs.map((config) => this.connectOne(config, agentId)));
@@ -195,7 +205,7 @@ export class McpClientManager {
       return { status: { ...base, connected: true, tools }, connection };
     } catch (error) {
       const message = redact(error instanceof Error ? error.message : String(error), config);
-      this.diag.note('mcp connect failed', { server: config.name, agent: agentId, reason: message }, 'warn');
+      this.diag.note('mcp connect failed', { server: config.name, agent: agentId, reason: diagText(message) }, 'warn');
       return { status: { ...base, connected: false, tools: [], error: message }, connection: null };
     }
   }

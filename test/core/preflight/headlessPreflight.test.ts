@@ -67,6 +67,7 @@ const rows: Row[] = [
   { code: 'PROBE_UNAPPROVED', level: 'warn', v: { mode: 'serve', probeApproved: () => false }, s: [schedule('sch-2', 'b', { probe: { command: 'check-feed', args: [], expect: 'go', timeoutSecs: 60, cwd: null } })], names: 'check-feed' },
   { code: 'JEV_TOKEN_MISSING', level: 'warn', v: { jevNeeded: true, jevTokenPresent: false, judgeAgents: ['b'] }, names: 'Name-b' },
   { code: 'MCP_COMMAND_NOT_FOUND', level: 'warn', v: { mcpServers: [{ name: 'files', agentId: null, transport: 'stdio', command: 'no-such-mcp', enabled: true }], commandExists: () => false }, names: 'no-such-mcp' },
+  { code: 'CONFIG_BROKEN', level: 'warn', v: { brokenFiles: [{ file: '/v/workspace/schedules.json', reason: 'row 2 (s2): recurrence.kind — must be interval, daily or weekly' }] }, names: 'recurrence.kind' },
   { code: 'SESSION_STORE_CORRUPT', level: 'warn', v: { damagedSessionStore: { file: '/v/workspace/sessions.mdb', reason: 'page 7 reached twice' } }, names: 'sessions.mdb' },
   { code: 'ENABLED_TOOL_UNKNOWN', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['grep', 'sd', 'yq', 'rag', 'graph'] })] }, names: 'graph' },
   { code: 'VILLAGE_HELD', level: 'warn', v: { villageHeld: { pid: 4242 } }, names: '4242' },
