@@ -13,7 +13,7 @@ export const MESSAGE_LOG_MAX_BYTES = 32 * 1024 * 1024;
 
 /** What one message's text costs the ring, in bytes. */
 function costOf(message: AgentMessage): number {
-  return 2 * message.content.length;
+  return 2 * (message.content?.length ?? 0);
 }
 
 /** Fixed-size ring of messages, oldest dropped first. */
