@@ -6,22 +6,14 @@
  * These tests run as root, which can read any /proc/<pid>/environ: what holds here is the overwrite of the original
  * block; the non-dumpable half (same-user readers) is proved in test/core/secrets/environScrub.int.test.ts.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { cliBudget, describeRun, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
+import { cliBudget, describeRun, filesUnder, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const SENTINEL = 'sk-proj-RUNCHILDsentinel-0c4d2e9b7a61';
-
-/** Every regular file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 describe('secrets out of the environment block', () => {
   it('a run child reading /proc/$PPID/environ sees PATH but not FUSEFORKS_SECRET_*; no output or file holds the value', { timeout: cliBudget(1) }, async () => {

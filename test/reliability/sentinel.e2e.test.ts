@@ -6,35 +6,19 @@
  * stderr of each command, every request body the model received, the door's answer, and every file under the data
  * dir (log, session store, run.json, shelf). Each scanned place is one try.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { cliBudget, describeRun, makeVillage, ROOT, runCli, startCli, useCliSuite } from '../cli/support/cliProcess.js';
+import { cliBudget, describeRun, filesUnder, freePort, makeVillage, ROOT, runCli, startCli, useCliSuite } from '../cli/support/cliProcess.js';
 import { Tally } from './support/tally.js';
 
 const { temps, stub } = useCliSuite();
 const SENTINEL = 'sk-proj-SENTINELeverywhere-91d0c7b35e2a';
 const ENV = { FUSEFORKS_SECRET_STUB: SENTINEL };
 const TOKEN = '0123456789abcdef0123456789abcdef';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('reliability: a sentinel secret through every way out', () => {
   it('check, ask with run and an MCP child, serve with the door: the key leaves only in the Authorization header', { timeout: cliBudget(4) }, async () => {

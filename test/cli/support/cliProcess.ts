@@ -4,7 +4,7 @@
  * `FUSEFORKS_SECRET_*` of the test environment never leak in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -210,6 +210,14 @@ export function useCliSuite(): { temps: Temps; stub(): StubLlm } {
 }
 
 /** A port free on 127.0.0.1 right now (for a door or proxy that must be told its port up front). */
+/** Every regular file under `dir`, recursively (absolute paths): for scans of a data dir after a run. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -96,7 +96,7 @@ describe('door limits', () => {
     }
     const refused = await rawInit(door.port);
     expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/16 open MCP sessions.*DELETE/) } });
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: -32000, message: expect.stringMatching(new RegExp(`${DOOR_MAX_SESSIONS} open MCP sessions.*DELETE`)) } });
     // The first session is still there: a request on it is not "No valid session".
     const first = await new Promise<number>((resolve, reject) => {
       const req = request(
