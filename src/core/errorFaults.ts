@@ -51,6 +51,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   SECRET_NAME_COLLISION: 'user',
   CREDENTIAL_MISSING: 'user',
   MCP_FAILED: 'system',
+  DOOR_CLOSING: 'system',
   COMPUTE_FAILED: 'system',
   PRICING_FETCH: 'system',
   BLACKBOARD_DELETE_FAILED: 'system',
@@ -70,6 +71,8 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   LLM_NO_STRUCTURED_OUTPUT: 'model',
   LLM_PARSE: 'model',
   LLM_TIMEOUT: 'model',
+  // the provider sent more than the template's maxResponseBytes: the model flooded, not the person's input
+  LLM_RESPONSE_TOO_LARGE: 'model',
   BUG: 'system',
 };
 
