@@ -79,10 +79,14 @@ interface Hostile {
   path: (next: () => number) => string;
   expect: RegExp;
   codes: number[];
+  /** The template's maxResponseBytes (absent = the 8 MiB default). */
+  cap?: number;
 }
 
 const HOSTILE: Hostile[] = [
   { kind: 'flood', path: (next) => `flood/${16 + pick(next, 48)}`, expect: /LLM_RESPONSE_TOO_LARGE/, codes: [6] },
+  // A template's own cap (read by world.json's fast reader too): a 1 MB reply past 4096 bytes.
+  { kind: 'flood', path: () => 'flood/1', expect: /more than 4096 bytes/, codes: [6], cap: 4096 },
   { kind: 'declared', path: () => 'declared/0', expect: /LLM_RESPONSE_TOO_LARGE/, codes: [6] },
   { kind: 'malformed', path: () => 'malformed/0', expect: /LLM_PARSE/, codes: [6] },
   { kind: 'silent', path: () => 'silent/0', expect: /LLM_TIMEOUT/, codes: [6] },
@@ -105,6 +109,7 @@ describe('reliability: hostile model replies', () => {
         const worldFile = `${dir}/workspace/world.json`;
         const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { modelTemplates: Array<Record<string, unknown>>; agents: Array<Record<string, unknown>> };
         world.modelTemplates[0]!['requestTimeoutSecs'] = 1;
+        if (h.cap !== undefined) world.modelTemplates[0]!['maxResponseBytes'] = h.cap;
         world.agents[0]!['enabledTools'] = ['remember'];
         writeFileSync(worldFile, JSON.stringify(world));
         const before = requests.get(h.kind) ?? 0;

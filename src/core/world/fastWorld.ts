@@ -120,6 +120,8 @@ function template(value: unknown): ModelTemplate {
     stream: bool(t['stream'], true),
     requestTimeoutSecs: withDefault(t['requestTimeoutSecs'], 120, (v) => whole(v, 0)),
     maxRetries: withDefault(t['maxRetries'], 3, (v) => whole(v, 0)),
+    // Only when set, as in the schema (the backends default to 8 MiB); dropping it would lift the reply cap.
+    ...(t['maxResponseBytes'] === undefined ? {} : { maxResponseBytes: whole(t['maxResponseBytes'], 0) }),
     inputPerMtok: price(t['inputPerMtok']),
     outputPerMtok: price(t['outputPerMtok']),
     cacheReadPerMtok: price(t['cacheReadPerMtok']),

@@ -19,7 +19,7 @@ const FULL: Record<string, unknown> = {
   ],
   groups: [{ id: 'g', name: 'G', batchStart: false, order: 1, colour: 'x' }, { id: 'h', name: 'H' }],
   modelTemplates: [
-    { id: 't', name: 'T', baseUrl: 'http://x', model: 'm', contextLength: 1000, temperature: 0.5, maxOutputTokens: 10, credential: 'keyring', provider: 'anthropic', useTools: false, effort: 'high', googleSearch: true, xaiWebSearch: true, xaiXSearch: true, openaiWebSearch: true, openaiReasoningPro: true, metaWebSearch: true, stream: false, requestTimeoutSecs: 5, maxRetries: 0, inputPerMtok: 1.5, outputPerMtok: 0, cacheReadPerMtok: null, cacheWritePerMtok: 2, cacheWrite1hPerMtok: 3, pricingAsOf: '2026-01-01' },
+    { id: 't', name: 'T', baseUrl: 'http://x', model: 'm', contextLength: 1000, temperature: 0.5, maxOutputTokens: 10, credential: 'keyring', provider: 'anthropic', useTools: false, effort: 'high', googleSearch: true, xaiWebSearch: true, xaiXSearch: true, openaiWebSearch: true, openaiReasoningPro: true, metaWebSearch: true, stream: false, requestTimeoutSecs: 5, maxRetries: 0, maxResponseBytes: 4096, inputPerMtok: 1.5, outputPerMtok: 0, cacheReadPerMtok: null, cacheWritePerMtok: 2, cacheWrite1hPerMtok: 3, pricingAsOf: '2026-01-01' },
     { id: 'u', name: 'U', model: 'm', credential: 'none', provider: 'some_future_wire', effort: 'ultra' },
     { id: 'v', name: 'V', model: 'm', provider: null },
   ],
