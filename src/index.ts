@@ -14,6 +14,7 @@ export type {
   CostSummary,
   DoorApi,
   DoorView,
+  FileProblem,
   GroupInput,
   HostApi,
   HostEvents,

@@ -25,6 +25,7 @@ import type { StatsReport, StatsScope } from '../core/stats/statsReport.js';
 import { readStats } from './stats/readStats.js';
 import { noSessionStore, readStoredSession, type StoredSession } from '../core/sessions/storedSession.js';
 import { runScheduleNow, type ScheduleRunNowPorts, type ScheduleRunReport } from './scheduleRunNow.js';
+import { villageFileProblems, type FileProblem } from './villageProblems.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -139,6 +140,10 @@ export class Host implements HostApi {
     // Appends still on their way to disk belong in the numbers.
     await this.#parts.recorder?.flush();
     return readStats(this.#sessionState.store, scope, this.world().modelTemplates);
+  }
+
+  fileProblems(): Promise<FileProblem[]> {
+    return villageFileProblems(this.dataDir, this.world());
   }
 
   sessionMessages(id: string): AgentMessage[] {

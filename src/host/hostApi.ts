@@ -28,6 +28,7 @@ import type { DoorView } from './door/doorController.js';
 import type { HostHealth } from './health/hostHealth.js';
 import type { McpServerStatus } from './mcp/mcpClientManager.js';
 import type { VillageState } from './villageCommands.js';
+import type { FileProblem } from './villageProblems.js';
 import type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyEdit, RunPolicyView } from '../core/tools/runApprovals.js';
 import type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js';
 import type { ConnectionTestResult } from './commands/connectionTest.js';
@@ -54,6 +55,7 @@ export type { StoredSession } from '../core/sessions/storedSession.js';
 export type { ScheduleRunReport } from './scheduleRunNow.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
+export type { FileProblem } from './villageProblems.js';
 export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boardView.js';
 export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
 
@@ -317,6 +319,11 @@ export interface HostApi {
    * templates have prices. A conversation without usage records says so (`hasRecords: false`), never zeros.
    */
   stats(scope: StatsScope): Promise<StatsReport>;
+  /**
+   * Files of the village that exist but cannot be used, read from disk now (what `check` reports as CONFIG_BROKEN):
+   * file, reason with the row / server / key, and the fix when the reader knows a better one than "fix it by hand".
+   */
+  fileProblems(): Promise<FileProblem[]>;
 
   // ---- plan review -----------------------------------------------------------------------------------------
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */

@@ -108,6 +108,8 @@ const ROUTES: Route[] = [
   { method: 'PUT', pattern: /^\/api\/mcp$/, handle: (v, _p, b) => v.commands.writeSharedMcp(str(b, 'text')) },
   // conversations
   { method: 'POST', pattern: /^\/api\/sessions\/new$/, handle: (v) => v.newSession() },
+  // files that exist but cannot be used (read-only; what check reports as CONFIG_BROKEN)
+  { method: 'GET', pattern: /^\/api\/problems$/, handle: (v) => v.fileProblems() },
   // stats (read-only): one conversation, every one, or every one in a half-open period of epoch ms
   { method: 'GET', pattern: new RegExp(`^/api/stats/session/${SID}$`), handle: (v, p) => v.stats({ kind: 'session', sessionId: p.id! }) },
   { method: 'GET', pattern: /^\/api\/stats\/all$/, handle: (v) => v.stats({ kind: 'all' }) },

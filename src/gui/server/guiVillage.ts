@@ -9,6 +9,7 @@ import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
+import type { FileProblem } from '../../host/villageProblems.js';
 import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
@@ -120,6 +121,11 @@ export class GuiVillage {
   /** Stats of one conversation or of all (read-only). */
   stats(scope: StatsScope): Promise<StatsReport> {
     return this.host.stats(scope);
+  }
+
+  /** Files of the village that cannot be used (file, reason, fix), read now. */
+  fileProblems(): Promise<FileProblem[]> {
+    return this.host.fileProblems();
   }
 
   /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting); answers the re-read state. */

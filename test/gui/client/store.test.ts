@@ -121,6 +121,8 @@ describe('applyEvent', () => {
     expect(view.messages).toHaveLength(1);
     const effect = applyEvent(view, { type: 'agentFailed', agentId: 'a', error: { code: 'LLM_HTTP', message: 'x', retryable: false, fault: 'system' } }, 1);
     expect(view.lastError.a).toBe('LLM_HTTP: x');
+    applyEvent(view, { type: 'agentFailed', agentId: 'b', error: { code: 'LLM_RESPONSE_TOO_LARGE', message: 'sent more than 10 bytes', fix: 'raise maxResponseBytes', fault: 'model', retryable: false } }, 1);
+    expect(view.lastError.b).toBe('LLM_RESPONSE_TOO_LARGE: sent more than 10 bytes — raise maxResponseBytes');
     expect(effect.toast?.level).toBe('error');
   });
 

@@ -12,8 +12,9 @@ import type { SummarizeReport } from '../../../core/summaries/summaryReport.js';
 import type { StatsReport, StatsSlice } from '../../../core/stats/statsReport.js';
 import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelTemplate, RoleColor } from '../../../core/world/types.js';
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
+import type { ReadProblem as FileProblem } from '../../../core/preflight/configReaders.js';
 
-export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
+export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<

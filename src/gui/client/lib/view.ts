@@ -139,7 +139,8 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       // A `run` may have queued a command request: re-read so the approvals badge shows it.
       return { refresh: event.tool === 'run' };
     case 'agentFailed':
-      view.lastError[event.agentId] = `${event.error.code}: ${event.error.message}`;
+      // The reason and the fix, not a bare code (issue 19: reasons are visible; they are never bodies).
+      view.lastError[event.agentId] = `${event.error.code}: ${event.error.message}${event.error.fix === undefined ? '' : ` — ${event.error.fix}`}`;
       return { refresh: false, toast: { level: 'error', key: 'toast.agentFailed', params: { agent: event.agentId, message: event.error.message } } };
     case 'backendDegraded':
       return { refresh: false, toast: { level: 'warn', key: 'toast.degraded', params: { template: event.modelTemplateId, reason: event.reason } } };
