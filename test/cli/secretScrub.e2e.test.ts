@@ -6,11 +6,11 @@
  * These tests run as root, which can read any /proc/<pid>/environ: what holds here is the overwrite of the original
  * block; the non-dumpable half (same-user readers) is proved in test/core/secrets/environScrub.int.test.ts.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { cliBudget, describeRun, filesUnder, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
+import { cliBudget, describeRun, filesUnder, letAgentRun, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const SENTINEL = 'sk-proj-RUNCHILDsentinel-0c4d2e9b7a61';
@@ -22,13 +22,7 @@ describe('secrets out of the environment block', () => {
       agents: [{ id: 'desk' }],
       world: {},
     });
-    const worldFile = join(dir, 'workspace/world.json');
-    const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
-    world.agents[0]!['enabledTools'] = ['run'];
-    world.agents[0]!['workDir'] = temps.make('ff-workdir-');
-    writeFileSync(worldFile, JSON.stringify(world));
-    mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
-    writeFileSync(join(dir, 'workspace/agents/desk/run.json'), JSON.stringify({ allow: ['sh *'] }));
+    letAgentRun(dir, 'desk', ['sh *'], temps.make('ff-workdir-'));
     stub().enqueueAll([
       reply.toolCalls([{ name: 'run', args: { command: 'sh', args: ['-c', 'tr "\\0" "\\n" < /proc/$PPID/environ'] } }]),
       reply.text('read it'),

@@ -6,13 +6,13 @@
  * stderr of each command, every request body the model received, the door's answer, and every file under the data
  * dir (log, session store, run.json, shelf). Each scanned place is one try.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { cliBudget, describeRun, filesUnder, freePort, makeVillage, ROOT, runCli, startCli, useCliSuite } from '../cli/support/cliProcess.js';
+import { cliBudget, describeRun, filesUnder, freePort, letAgentRun, makeVillage, ROOT, runCli, startCli, useCliSuite } from '../cli/support/cliProcess.js';
 import { Tally } from './support/tally.js';
 
 const { temps, stub } = useCliSuite();
@@ -25,13 +25,7 @@ describe('reliability: a sentinel secret through every way out', () => {
     const tally = new Tally('secret-sentinel');
     const seen = (where: string, text: string): void => tally.check(where, text.includes(SENTINEL) ? 'holds the sentinel' : null);
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl, agents: [{ id: 'desk' }] });
-    const worldFile = join(dir, 'workspace/world.json');
-    const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
-    world.agents[0]!['enabledTools'] = ['run'];
-    world.agents[0]!['workDir'] = temps.make('ff-sentinel-work-');
-    writeFileSync(worldFile, JSON.stringify(world));
-    mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
-    writeFileSync(join(dir, 'workspace/agents/desk/run.json'), JSON.stringify({ allow: ['sh *'] }));
+    letAgentRun(dir, 'desk', ['sh *'], temps.make('ff-sentinel-work-'));
     writeFileSync(join(dir, 'workspace/mcp.json'), JSON.stringify({ mcpServers: { probe: { command: process.execPath, args: [join(ROOT, 'test/fixtures/mcp/envProbeServer.mjs')] } } }));
 
     const check = await runCli(['check', '--for', 'serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env'], ENV);

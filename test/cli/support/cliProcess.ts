@@ -210,6 +210,19 @@ export function useCliSuite(): { temps: Temps; stub(): StubLlm } {
 }
 
 /** A port free on 127.0.0.1 right now (for a door or proxy that must be told its port up front). */
+/** Gives agent `agentId` of the village in `dir` the `run` tool in `workDir`, with run.json allowing `allow`. */
+export function letAgentRun(dir: string, agentId: string, allow: string[], workDir: string): void {
+  const worldFile = join(dir, 'workspace/world.json');
+  const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
+  const agent = world.agents.find((a) => a['id'] === agentId);
+  if (agent === undefined) throw new Error(`no agent ${agentId} in ${worldFile}`);
+  agent['enabledTools'] = ['run'];
+  agent['workDir'] = workDir;
+  writeFileSync(worldFile, JSON.stringify(world));
+  mkdirSync(join(dir, 'workspace/agents', agentId), { recursive: true });
+  writeFileSync(join(dir, 'workspace/agents', agentId, 'run.json'), JSON.stringify({ allow }));
+}
+
 /** Every regular file under `dir`, recursively (absolute paths): for scans of a data dir after a run. */
 export function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
