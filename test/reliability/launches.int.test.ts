@@ -14,6 +14,11 @@ import { requireDist, startFixture, type LineChild } from '../support/childLines
 import { pick, seeded, Tally } from './support/tally.js';
 
 const PAIRS = 100;
+/**
+ * A hang guard, not a speed claim: each pair starts two Node processes that load lmdb and koffi, ~0.6 s on an idle
+ * two-core machine but several seconds beside other CPU-heavy work (a flat 170 s ran out with two busy loops beside).
+ */
+const PAIR_BUDGET_MS = 6_000;
 const dir = mkdtempSync(join(tmpdir(), 'ff-rel-launch-'));
 const workspace = join(dir, 'workspace');
 mkdirSync(workspace, { recursive: true });
@@ -40,7 +45,7 @@ async function racePair(next: () => number): Promise<string | null> {
 }
 
 describe('reliability: concurrent launches', () => {
-  it(`${PAIRS} pairs racing for one village: one holds it at a time, the other is refused cleanly`, { timeout: 170_000 }, async () => {
+  it(`${PAIRS} pairs racing for one village: one holds it at a time, the other is refused cleanly`, { timeout: PAIRS * PAIR_BUDGET_MS }, async () => {
     requireDist('host/villageLock.js');
     const tally = new Tally('concurrent-launches');
     const next = seeded(1);
