@@ -7,6 +7,7 @@ import { FuseforksError } from '../core/errors.js';
 import type { AgentMessage } from '../core/events.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
+import { foldPlanWaves, type PlanWave } from '../core/turn/planWaves.js';
 import type { World } from '../core/world/types.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import { askOutcome, type AskOutcome } from './askOutcome.js';
@@ -72,6 +73,10 @@ export class Host implements HostApi {
   readonly #workspace: string;
   readonly #summaries: Summaries;
   readonly #runNow: ScheduleRunNowPorts;
+  /** The latest plan waves (work status), folded from the bus for the host's lifetime. */
+  #planWaves: readonly PlanWave[] = [];
+  /** Each agent's last reported token total (since its worker started), for faces that open later. */
+  readonly #tokens: Record<string, number> = {};
   #closing: Promise<CloseReport> | null = null;
   #accepting = true;
 
@@ -94,6 +99,10 @@ export class Host implements HostApi {
     this.pricing = internals.pricing;
     this.log = internals.log;
     this.events = { subscribe: (listener) => this.#supervisor.bus.onAny(listener) };
+    this.#supervisor.bus.onAny((event) => {
+      this.#planWaves = foldPlanWaves(this.#planWaves, event);
+      if (event.type === 'agentStatsUpdated') this.#tokens[event.agentId] = event.totalTokens;
+    });
   }
 
   mcpStatus(agentId?: string): McpServerStatus[] {
@@ -269,6 +278,14 @@ export class Host implements HostApi {
   }
 
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */
+  agentTokens(): Record<string, number> {
+    return { ...this.#tokens };
+  }
+
+  planWaves(): readonly PlanWave[] {
+    return this.#planWaves;
+  }
+
   pendingPlanReviews(): PlanReviewRequest[] {
     return this.#supervisor.pendingPlanReviews();
   }

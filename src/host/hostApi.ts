@@ -14,6 +14,7 @@ import type { NewSchedule, SchedulePatch } from '../core/schedules/scheduleStore
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { StoredSession } from '../core/sessions/storedSession.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
+import type { PlanWave } from '../core/turn/planWaves.js';
 import type { World } from '../core/world/types.js';
 import type { BlackboardView } from '../core/blackboard/boardView.js';
 import type { JevTestResult, JevView } from '../core/jev/jevView.js';
@@ -253,6 +254,8 @@ export interface HostApi {
   world(): World;
   /** Every agent of the world with its status, in world order. */
   agents(): AgentRow[];
+  /** Each agent's last reported token total (since its worker started; kept after it stops, until the host closes). */
+  agentTokens(): Record<string, number>;
   /** The newest `last` messages of this run's message log (oldest first). */
   messages(last?: number): AgentMessage[];
   /** MCP servers: the shared ones, plus `agentId`'s own when given (connected, tools, last error). */
@@ -326,6 +329,8 @@ export interface HostApi {
   fileProblems(): Promise<FileProblem[]>;
 
   // ---- plan review -----------------------------------------------------------------------------------------
+  /** The latest plan waves (work status: every task's state, oldest wave first, up to 50; kept until the host closes). */
+  planWaves(): readonly PlanWave[];
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */
   pendingPlanReviews(): PlanReviewRequest[];
   /** Approves or rejects a held wave (INVALID_REQUEST when it is no longer waiting). */

@@ -7,6 +7,7 @@ import type { AgentMessage, CoreEvent } from '../../core/events.js';
 import { FuseforksError } from '../../core/errors.js';
 import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../../core/tools/registry.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
+import type { PlanWave } from '../../core/turn/planWaves.js';
 import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { FileProblem } from '../../host/villageProblems.js';
@@ -20,6 +21,10 @@ export interface GuiState extends VillageState {
   messages: AgentMessage[];
   /** Waves of `planReview` servants held for the person (oldest plan first), tasks in full. */
   planReviews: PlanReviewRequest[];
+  /** The latest plan waves with every task's state (the work-status grid), oldest first. */
+  planWaves: readonly PlanWave[];
+  /** Each servant's last reported token total (cards, status bar), so a reloaded page shows it at once. */
+  tokens: Record<string, number>;
   appVersion: string;
   /** The bundled tools an agent may be given, and the set a `null` enabledTools means. */
   /** Switchable tools, the default set, and every name an enabledTools list may hold without a warning. */
@@ -87,6 +92,8 @@ export class GuiVillage {
       ...this.commands.state(),
       messages: this.messages(),
       planReviews: this.host.pendingPlanReviews(),
+      planWaves: this.host.planWaves(),
+      tokens: this.host.agentTokens(),
       appVersion: this.appVersion,
       tools: { bundled: [...BUNDLED_TOOL_NAMES], defaults: [...DEFAULT_ENABLED_TOOLS], known: [...KNOWN_TOOL_NAMES] },
     };

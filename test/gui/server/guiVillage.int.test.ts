@@ -121,6 +121,11 @@ describe('GuiVillage on a real host', () => {
     const out = await asked;
     expect(out.answer).toContain('B did it');
     expect(out.answer).toContain('C did it');
+    // The work-status record: one wave by L, both tasks answered, the bundle's size kept (the held one never ran).
+    const waves = gv.state().planWaves;
+    expect(waves.map((w) => ({ agentId: w.agentId, tasks: w.tasks.map((t) => `${t.to}:${t.state}`) }))).toEqual([{ agentId: 'L', tasks: ['B:answered', 'C:answered'] }]);
+    expect(waves[0]!.bundleChars).toBeGreaterThan(0);
+    expect(waves[0]!.tasks.every((t) => t.elapsedMs !== null && t.msgChars > 0)).toBe(true);
   }, 60_000);
 
   it('schedule edits go through the host\'s own edit engine (the store its ticker reads)', async () => {
