@@ -10,7 +10,7 @@ function state(n: number, agents: string[] = ['a']): GuiState {
       groups: [], modelTemplates: [], roles: [], topologyPositions: {}, language: 'en', reception: null, externalName: `read-${n}`, userName: null, tokenBudget: null, askTimeoutSecs: 600, maxHops: 8,
     },
     statuses: agents.map((agentId) => ({ agentId, status: 'idle' as const })),
-    hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], planReviews: [], appVersion: '0',
+    hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], planReviews: [], planWaves: [], tokens: {}, appVersion: '0',
     commandRequests: { requests: [], broken: [] }, tools: { bundled: [], defaults: [], known: [] },
   };
 }
@@ -131,7 +131,14 @@ describe('applyEvent', () => {
     const tasks = [{ to: 'b', message: 'part b' }];
     expect(applyEvent(view, { type: 'planReviewRequested', planId: 1, agentId: 'a', wave: 1, tasks }, 1).refresh).toBe(true);
     expect(applyEvent(view, { type: 'planReviewResolved', planId: 1, agentId: 'a', approved: false }, 1).refresh).toBe(true);
-    expect(applyEvent(view, { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [{ to: 'b', msgChars: 6 }], startedAtMs: 0 }, 1).refresh).toBe(false);
+    expect(applyEvent(view, { type: 'agentStatsUpdated', agentId: 'a', uptimeSecs: 1, totalTokens: 5, promptTokens: 4, cachedTokens: 0 }, 1).refresh).toBe(false);
+  });
+
+  it('a plan wave starting, a task resolving and the wave finishing re-read the state (the work-status grid)', () => {
+    const view = emptyView();
+    expect(applyEvent(view, { type: 'planWaveStarted', planId: 1, agentId: 'a', wave: 1, tasks: [{ to: 'b', msgChars: 6 }], startedAtMs: 0 }, 1).refresh).toBe(true);
+    expect(applyEvent(view, { type: 'planTaskResolved', planId: 1, to: 'b', state: 'answered', elapsedMs: 3 }, 1).refresh).toBe(true);
+    expect(applyEvent(view, { type: 'planWaveFinished', planId: 1, bundleChars: 9, elapsedMs: 4 }, 1).refresh).toBe(true);
   });
 
   it('a re-read answered while a reply was recorded keeps that reply; a run re-reads (the approvals badge)', () => {
@@ -147,6 +154,15 @@ describe('applyEvent', () => {
     expect(view.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
     expect(applyEvent(view, { type: 'toolInvoked', agentId: 'a', tool: 'run', ok: false, reason: { kind: 'omitted' } }, 9).refresh).toBe(true);
     expect(applyEvent(view, { type: 'toolInvoked', agentId: 'a', tool: 'grep', ok: true, reason: { kind: 'omitted' } }, 9).refresh).toBe(false);
+  });
+
+  it('token totals come with every read (a reloaded page shows them); a newer event total is not undone by an older read', () => {
+    const view = emptyView();
+    adoptState(view, { ...state(1), tokens: { a: 100 } });
+    expect(view.tokens).toEqual({ a: 100 });
+    applyEvent(view, { type: 'agentStatsUpdated', agentId: 'a', uptimeSecs: 2, totalTokens: 180, promptTokens: 150, cachedTokens: 0 }, 2);
+    adoptState(view, { ...state(2), tokens: { a: 100, b: 7 } });
+    expect(view.tokens).toEqual({ a: 180, b: 7 });
   });
 
   it('a status that leaves running clears typing', () => {

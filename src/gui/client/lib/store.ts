@@ -5,7 +5,7 @@
  * EventSource; tests: anything).
  */
 import { reactive } from 'vue';
-import type { BootStatus, CoreEvent, ErrorPayload, GuiState } from './types.js';
+import type { BootStatus, CoreEvent, DoorView, ErrorPayload, GuiState } from './types.js';
 import { adoptState, applyEvent, emptyView, type Toast, type View } from './view.js';
 
 /** How the store reaches the server. */
@@ -37,6 +37,8 @@ export interface StoreState {
   view: View;
   toasts: Toast[];
   selected: string | null;
+  /** The door's last read state (status bar, door panel); null until read. */
+  door: DoorView | null;
 }
 
 /** Translator used for toasts (the UI's `t`). */
@@ -44,7 +46,7 @@ export type Translate = (key: string, params?: Record<string, string | number>) 
 
 /** Builds the store over a transport. */
 export function createStore(transport: Transport, t: Translate) {
-  const state = reactive<StoreState>({ boot: { state: 'booting' }, view: emptyView(), toasts: [] as Toast[], selected: null });
+  const state = reactive<StoreState>({ boot: { state: 'booting' }, view: emptyView(), toasts: [] as Toast[], selected: null, door: null });
   let toastSeq = 0;
   let inFlight: Promise<void> | null = null;
   let again = false;

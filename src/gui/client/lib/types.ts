@@ -6,6 +6,7 @@
 import type { ErrorPayload } from '../../../core/errors.js';
 import type { AgentMessage, AgentStatus, CoreEvent, Endpoint } from '../../../core/events.js';
 import type { PlanReviewRequest } from '../../../core/turn/ports.js';
+import type { PlanWave, PlanWaveTask } from '../../../core/turn/planWaves.js';
 import type { Recurrence, ScheduleProbe, ScheduleView, Weekday } from '../../../core/schedules/types.js';
 import type { SessionMeta } from '../../../core/sessions/sessionMeta.js';
 import type { SummarizeReport } from '../../../core/summaries/summaryReport.js';
@@ -14,7 +15,7 @@ import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelT
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 import type { ReadProblem as FileProblem } from '../../../core/preflight/configReaders.js';
 
-export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
+export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, PlanWave, PlanWaveTask, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
@@ -57,6 +58,10 @@ export interface GuiState {
   messages: AgentMessage[];
   /** Waves of planReview servants held for a decision, oldest plan first. */
   planReviews: PlanReview[];
+  /** The latest plan waves with every task's state (work status), oldest first. */
+  planWaves: PlanWave[];
+  /** Each servant's last reported token total. */
+  tokens: Record<string, number>;
   appVersion: string;
   createdId?: string;
   /** The answer of "summarize and continue" (POST /api/sessions/summarize) only. */

@@ -61,6 +61,8 @@ export function emptyView(): View {
 export function adoptState(view: View, state: GuiState): void {
   view.server = state;
   view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, s.status]));
+  // Events seen after the host read its totals may be newer: the larger of the two wins (totals only grow per run).
+  for (const [id, n] of Object.entries(state.tokens ?? {})) view.tokens[id] = Math.max(n, view.tokens[id] ?? 0);
   view.messages = mergeTail(state.messages, view.messages);
   for (const id of Object.keys(view.typing)) {
     if (view.status[id] !== 'running') delete view.typing[id];
@@ -163,6 +165,10 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
     // A held wave appears or goes: re-read so the pane shows the server's list, never an assumed one.
     case 'planReviewRequested':
     case 'planReviewResolved':
+    // The work-status grid shows the host's wave record (a fold over these events), re-read when a wave moves.
+    case 'planWaveStarted':
+    case 'planTaskResolved':
+    case 'planWaveFinished':
       return { refresh: true };
     default:
       return { refresh: false };
