@@ -52,6 +52,9 @@ const DIALOGS: Array<[opener: string, dialog: string]> = [
   ['open-door', 'door-panel'],
   ['open-blackboard', 'blackboard-panel'],
   ['open-jev', 'jev-dialog'],
+  ['open-stats', 'stats-view'],
+  // The status bar's door button opens the same panel as the title bar's.
+  ['status-door', 'door-panel'],
 ];
 
 async function expectFocusIn(dialog: string): Promise<void> {

@@ -3,7 +3,7 @@
  * servant is still answering, then every task's outcome), the status bar (servants running, tokens, the door's
  * state, opening the door panel), a per-region error boundary (a panel that cannot render shows why and the rest
  * keeps working; Re-render brings it back) and the splitters (drag, arrow keys, double-click reset; sizes kept per
- * device across a reload). Any page error or console.error fails the test it happened in.
+ * device across a reload), and Alt+↑/↓ servant selection. Any page error or console.error fails the test it happened in.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,27 @@ describe.skipIf(!HAS_CHROMIUM)('the main screen frame in headless Chromium', () 
     await page.click(tid('region-rerender-work'));
     await page.waitForSelector(tid('region-failed-work'), { state: 'detached' });
     await page.waitForSelector('[data-testid^="plan-wave-head-"]');
+  }, 60_000);
+
+  it('Alt+↓ / Alt+↑ move the selected servant, even from the chat input; not while a dialog is open', async () => {
+    await page.click(`${tid('agent-card-alice')} .card-name`);
+    await page.waitForSelector(`${tid('agent-card-alice')}.selected`);
+    await page.focus(tid('chat-input'));
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForSelector(`${tid('agent-card-bob')}.selected`);
+    await expect(page.getAttribute(tid('chat-input'), 'aria-label')).resolves.toContain('Bob');
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForSelector(`${tid('agent-card-carol')}.selected`);
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.waitForSelector(`${tid('agent-card-bob')}.selected`);
+    // (A dialog whose first field is a text box: Alt+↑ on a focused <select> opens its own list.)
+    await page.click(tid('open-settings'));
+    await page.waitForSelector(tid('settings-dialog'));
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(tid('settings-dialog'), { state: 'detached' });
+    await page.waitForSelector(`${tid('agent-card-bob')}.selected`);
   }, 60_000);
 
   it('splitters resize the panes by drag and arrow keys, double-click resets, and the sizes survive a reload', async () => {
