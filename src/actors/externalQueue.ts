@@ -5,7 +5,7 @@
  * `capacity` requests already wait, the next is refused at once with EXTERNAL_BUSY. Each waiting request keeps its
  * own wait limit; one that runs out while waiting leaves the queue as `expired` without ever being delivered.
  */
-import { FuseforksError } from '../core/errors.js';
+import { externalBusy } from '../core/errors/runtimeErrors.js';
 
 /** Requests that may wait behind the one being served. */
 export const EXTERNAL_QUEUE_CAPACITY = 16;
@@ -47,11 +47,7 @@ export class ExternalQueue {
     }
     if (this.waiting.length >= this.capacity) {
       return Promise.reject(
-        new FuseforksError('EXTERNAL_BUSY', `${this.waiting.length} external requests are already waiting for this village.`, {
-          fix: 'Wait for the queued requests to be answered, then ask again.',
-          details: { waiting: this.waiting.length, capacity: this.capacity },
-          retryable: true,
-        }),
+        externalBusy(this.waiting.length, this.capacity),
       );
     }
     return new Promise((resolve) => {

@@ -3,7 +3,6 @@
  * on the shared pool, plan reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are aborted here, and so
  * is everything still running when the worker exits.
  */
-import { FuseforksError } from '../core/errors.js';
 import type { ToolReply } from '../core/tools/contract.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import type { RoomLogRead } from '../core/turn/roomLog.js';
@@ -12,6 +11,7 @@ import type { PlanReviews } from './planReviews.js';
 import type { ScanPool } from './scanPool.js';
 import type { MainSide } from './rpc.js';
 import type { ExternalToolPort } from './supervisorOptions.js';
+import { mainToolNotConnected } from '../core/errors/hostErrors.js';
 
 /** What one agent's main side needs from the supervisor. */
 export interface MainSideDeps {
@@ -43,10 +43,7 @@ export function createMainSide(deps: MainSideDeps): AgentMainSide {
     async callTool(callId: number, name: string, args: Record<string, unknown>): Promise<ToolReply> {
       const port = deps.externalTools;
       if (port === undefined) {
-        throw new FuseforksError('MCP_FAILED', `no main-thread tool named ${name} is connected`, {
-          agentId: deps.agentId,
-          fix: 'check the MCP servers in mcp.json for this agent',
-        });
+        throw mainToolNotConnected(name, deps.agentId);
       }
       return withCall(callId, (signal) => port.call(deps.agentId, name, args, signal));
     },

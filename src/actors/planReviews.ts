@@ -3,20 +3,13 @@
  * until the GUI (through the host) approves or rejects it, then answers the worker. Nothing is delivered and no
  * token is spent meanwhile; a stopped or crashed agent's pending reviews simply disappear.
  */
-import { FuseforksError } from '../core/errors.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
+import { planNotWaiting, planReviewWithdrawn } from '../core/errors/requestErrors.js';
 
 interface Pending {
   request: PlanReviewRequest;
   answer(decision: PlanReviewDecision): void;
   withdraw(error: Error): void;
-}
-
-function withdrawn(planId: number): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `plan ${planId} is no longer waiting for review`, {
-    fix: 'nothing to do: the wave was interrupted or its agent stopped',
-    details: { planId },
-  });
 }
 
 /** Pending plan reviews by plan id (plan ids are village-unique). */
@@ -39,10 +32,7 @@ export class PlanReviews {
   resolve(planId: number, decision: PlanReviewDecision): void {
     const held = this.pending.get(planId);
     if (held === undefined) {
-      throw new FuseforksError('INVALID_REQUEST', `no plan ${planId} is waiting for review`, {
-        fix: 'reload the wave list: the plan was already decided, interrupted, or its agent stopped',
-        details: { planId },
-      });
+      throw planNotWaiting(planId);
     }
     this.pending.delete(planId);
     held.answer(decision);
@@ -52,7 +42,7 @@ export class PlanReviews {
   forget(planId: number): void {
     const held = this.pending.get(planId);
     this.pending.delete(planId);
-    held?.withdraw(withdrawn(planId));
+    held?.withdraw(planReviewWithdrawn(planId));
   }
 
   /** Drops every pending review of one agent (stopped or crashed). */

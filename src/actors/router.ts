@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { BudgetPool } from '../core/budget/budgetPool.js';
 import type { DiagSink } from '../core/diag.js';
-import { FuseforksError, toWire } from '../core/errors.js';
+import { toWire } from '../core/errors.js';
 import type { AgentMessage, CoreEvent, Endpoint } from '../core/events.js';
 import type { DeliveryResult, PromptMaterial, RoomContext, RosterEntry, TurnResult } from '../core/turn/ports.js';
 import {
@@ -29,6 +29,7 @@ import type { DelegateMessage, TurnDoneMessage, TurnFailedMessage } from './prot
 import type { SupervisorRecorder } from './recorder.js';
 import { ReplyTable } from './replyTable.js';
 import type { AgentSlot, Envelope } from './types.js';
+import { agentNotRunning, mailboxFull } from '../core/errors/runtimeErrors.js';
 
 /** What the router needs from its owner. */
 export interface RouterContext {
@@ -84,16 +85,10 @@ export class Router {
   deliver(env: Envelope): void {
     const slot = this.ctx.slots.get(env.to);
     if (slot === undefined || slot.mailbox === null) {
-      throw new FuseforksError('NOT_RUNNING', `agent "${env.to}" is not running`, {
-        agentId: env.to,
-        fix: `start it first (startAgent("${env.to}") or --start ${env.to})`,
-      });
+      throw agentNotRunning(env.to, 'deliver');
     }
     if (!slot.mailbox.offer(env)) {
-      throw new FuseforksError('MAILBOX_FULL', `agent "${env.to}" has ${slot.mailbox.capacity} messages waiting`, {
-        agentId: env.to,
-        fix: 'wait for the agent to work through its mailbox, then send again',
-      });
+      throw mailboxFull(env.to, slot.mailbox.capacity);
     }
     this.tree.add(env.id, env.parentId);
     this.pump(slot);

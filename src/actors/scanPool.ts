@@ -11,9 +11,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { FuseforksError } from '../core/errors.js';
 import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import { scanWorkerUrl } from './workerUrl.js';
+import { computeBusy, computeFailed } from '../core/errors/runtimeErrors.js';
 
 /** Default hard deadline of one job. */
 export const SCAN_DEADLINE_MS = 30_000;
@@ -26,17 +26,6 @@ export interface ScanPoolOptions {
   deadlineMs?: number;
   /** Idle threads exit after this long (ms); default 30 s, so an idle village holds no pool memory. */
   idleTimeoutMs?: number;
-}
-
-function busy(queued: number): FuseforksError {
-  return new FuseforksError('COMPUTE_BUSY', `the shared search pool is busy (${queued} jobs waiting); try again`, {
-    fix: 'try again in a moment, or narrow the search with path or include',
-    details: { queued },
-  });
-}
-
-function failed(reason: string, fix: string): FuseforksError {
-  return new FuseforksError('COMPUTE_FAILED', `the search stopped: ${reason}`, { fix });
 }
 
 /** One pool; `run` resolves with the job's output, or rejects (aborted, busy, deadline, thread failure). */
@@ -67,17 +56,17 @@ export class ScanPool {
       name: 'default',
       workerData: { started: this.started },
     }));
-    if (pool.queueSize >= this.maxQueue) throw busy(pool.queueSize);
+    if (pool.queueSize >= this.maxQueue) throw computeBusy(pool.queueSize);
     const deadline = AbortSignal.timeout(this.deadlineMs);
     try {
       return await pool.run(job, { signal: AbortSignal.any([signal, deadline]) });
     } catch (error) {
       if (signal.aborted) throw error;
       if (deadline.aborted) {
-        throw failed(`it ran longer than ${Math.round(this.deadlineMs / 1000)} s`, 'narrow the search with path or include, or simplify the pattern');
+        throw computeFailed(`it ran longer than ${Math.round(this.deadlineMs / 1000)} s`, 'narrow the search with path or include, or simplify the pattern');
       }
-      if (error instanceof Error && /queue is at limit/i.test(error.message)) throw busy(pool.queueSize);
-      throw failed(error instanceof Error ? error.message : String(error), 'try again; if it keeps failing, see workspace/fuseforks.log');
+      if (error instanceof Error && /queue is at limit/i.test(error.message)) throw computeBusy(pool.queueSize);
+      throw computeFailed(error instanceof Error ? error.message : String(error), 'try again; if it keeps failing, see workspace/fuseforks.log');
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import type { PreparedAttachment } from '../core/attachments/attachmentFormat.js';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
-import { FuseforksError, isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
+import { isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
 import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
 import type { ToolSpec } from '../core/tools/contract.js';
 import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/ports.js';
@@ -32,6 +32,8 @@ import { Router } from './router.js';
 import type { AgentSlot } from './types.js';
 import { agentWorkerUrl } from './workerUrl.js';
 import { workerCrashed } from './workerErrors.js';
+import { agentAlreadyRunning, agentNotRunning, receptionNotRunning, receptionUnset } from '../core/errors/runtimeErrors.js';
+import { agentNotInWorld, agentTemplateMissing, receptionNotInWorld } from '../core/errors/worldErrors.js';
 
 export type { ExternalAskOptions, ExternalOutcome, ExternalToolPort, SupervisorOptions } from './supervisorOptions.js';
 
@@ -116,26 +118,17 @@ export class Supervisor {
   async startAgent(id: string): Promise<void> {
     const spec = this.world.agents.find((a) => a.id === id);
     if (spec === undefined) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `agent "${id}" is not in world.json`, {
-        agentId: id,
-        fix: 'use an agent id listed in world.json (agents[].id); ids are case-sensitive',
-      });
+      throw agentNotInWorld(id);
     }
     const template = this.world.modelTemplates.find((t) => t.id === spec.modelTemplateId);
     if (template === undefined) {
-      throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', `agent "${id}" uses template "${spec.modelTemplateId}", which does not exist`, {
-        agentId: id,
-        fix: 'pick an existing model template for this agent in world.json',
-      });
+      throw agentTemplateMissing(id, spec.modelTemplateId);
     }
     const t0 = this.now();
     let slot = this.slots.get(id);
     if (slot !== undefined && slot.status !== 'idle' && slot.status !== 'failed') {
       this.diag.note('agent start refused', { agent: id, reason: 'already_running' });
-      throw new FuseforksError('ALREADY_RUNNING', `agent "${id}" is already ${slot.status}`, {
-        agentId: id,
-        fix: 'nothing to do; to restart it, stop it first',
-      });
+      throw agentAlreadyRunning(id, slot.status);
     }
     let reaped = false;
     if (slot !== undefined && slot.handle !== null) {
@@ -218,10 +211,7 @@ export class Supervisor {
   async stopAgent(id: string): Promise<void> {
     const slot = this.slots.get(id);
     if (slot === undefined || (slot.status !== 'running' && slot.status !== 'starting') || slot.handle === null) {
-      throw new FuseforksError('NOT_RUNNING', `agent "${id}" is not running`, {
-        agentId: id,
-        fix: 'nothing to stop; start it first if you meant to restart it',
-      });
+      throw agentNotRunning(id, 'stop');
     }
     const handle = slot.handle;
     void this.interruptTurn(id);
@@ -304,10 +294,7 @@ export class Supervisor {
   async summarizeAgent(agentId: string, request: SummaryCallRequest): Promise<SummaryCallReply> {
     const slot = this.slots.get(agentId);
     if (slot === undefined || slot.status !== 'running' || slot.handle === null) {
-      throw new FuseforksError('NOT_RUNNING', `agent "${agentId}" is not running, so it cannot be summarized`, {
-        agentId,
-        fix: 'start the agent first; a stopped agent keeps its history until it runs again',
-      });
+      throw agentNotRunning(agentId, 'summarize');
     }
     const reply = await slot.handle.summarize(request);
     if (reply.kind !== 'nothing' && reply.call !== null) {
@@ -368,21 +355,13 @@ export class Supervisor {
   private externalReception(): string {
     const reception = this.world.reception;
     if (reception === null) {
-      throw new FuseforksError('EXTERNAL_RECEPTION_UNSET', 'no reception agent is set in world.json', {
-        fix: 'choose a reception agent (world.json "reception")',
-      });
+      throw receptionUnset();
     }
     if (!this.world.agents.some((a) => a.id === reception)) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `reception "${reception}" is not in world.json`, {
-        agentId: reception,
-        fix: 'choose an existing agent as the reception (GUI: Village → Reception, or "reception" in world.json)',
-      });
+      throw receptionNotInWorld(reception);
     }
     if (this.slots.get(reception)?.mailbox == null) {
-      throw new FuseforksError('NOT_RUNNING', `reception "${reception}" is not running`, {
-        agentId: reception,
-        fix: `start it first (--start ${reception})`,
-      });
+      throw receptionNotRunning(reception);
     }
     return reception;
   }

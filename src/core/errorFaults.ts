@@ -19,7 +19,6 @@ export type ErrorFault = (typeof ERROR_FAULT_KINDS)[number];
  */
 export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   AGENT_NOT_FOUND: 'user',
-  DUPLICATE_AGENT: 'user',
   DUPLICATE_AGENT_NAME: 'user',
   MODEL_TEMPLATE_NOT_FOUND: 'user',
   ROLE_NOT_FOUND: 'user',
@@ -68,7 +67,6 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   LLM_EMPTY_RESPONSE: 'model',
   LLM_OUTPUT_TRUNCATED: 'model',
   LLM_BLOCKED: 'model',
-  LLM_NO_STRUCTURED_OUTPUT: 'model',
   LLM_PARSE: 'model',
   LLM_TIMEOUT: 'model',
   // the provider sent more than the template's maxResponseBytes: the model flooded, not the person's input

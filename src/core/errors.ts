@@ -11,7 +11,6 @@ export type { ErrorFault } from './errorFaults.js';
 export const ERROR_CODES = [
   // world / village
   'AGENT_NOT_FOUND',
-  'DUPLICATE_AGENT',
   'DUPLICATE_AGENT_NAME',
   'MODEL_TEMPLATE_NOT_FOUND',
   'ROLE_NOT_FOUND',
@@ -70,7 +69,6 @@ export const ERROR_CODES = [
   'LLM_EMPTY_RESPONSE',
   'LLM_OUTPUT_TRUNCATED',
   'LLM_BLOCKED',
-  'LLM_NO_STRUCTURED_OUTPUT',
   'LLM_PARSE',
   'LLM_TIMEOUT',
   'LLM_RESPONSE_TOO_LARGE',

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { diagText, type DiagSink } from '../core/diag.js';
 import { createPricing, type PricingApi, type PricingPorts } from './pricing/pricingFacet.js';
-import { FuseforksError, isFuseforksError } from '../core/errors.js';
+import { isFuseforksError } from '../core/errors.js';
 import { villageMissing } from '../core/preflight/gatherView.js';
 import { ProbeApprovals } from '../core/schedules/probeApprovals.js';
 import { ScheduleStore } from '../core/schedules/scheduleStore.js';
@@ -25,6 +25,7 @@ import type { AskExternal } from './door/openDoor.js';
 import { McpClientManager } from './mcp/mcpClientManager.js';
 import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
+import { workspaceUncreatable } from '../core/errors/hostErrors.js';
 
 /** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
 export function lockVillage(paths: VillagePaths): VillageLock {
@@ -32,11 +33,7 @@ export function lockVillage(paths: VillagePaths): VillageLock {
     mkdirSync(paths.workspace, { recursive: true });
   } catch (cause) {
     const errno = (cause as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    throw new FuseforksError('LOCK_IO', `Cannot create the workspace folder ${paths.workspace} (${errno}).`, {
-      fix: 'Check --data-dir and that this user may create folders there.',
-      details: { path: paths.workspace, errno },
-      cause,
-    });
+    throw workspaceUncreatable(paths.workspace, errno, cause);
   }
   return acquireVillageLock(paths.workspace);
 }

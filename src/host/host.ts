@@ -3,7 +3,6 @@
  * to actors, workers or stores directly). Built only by `buildHost`; closed only by `close()`.
  */
 import type { DiagSink } from '../core/diag.js';
-import { FuseforksError } from '../core/errors.js';
 import type { AgentMessage } from '../core/events.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
 import type { PlanReviewRequest } from '../core/turn/ports.js';
@@ -27,6 +26,8 @@ import { readStats } from './stats/readStats.js';
 import { noSessionStore, readStoredSession, type StoredSession } from '../core/sessions/storedSession.js';
 import { runScheduleNow, type ScheduleRunNowPorts, type ScheduleRunReport } from './scheduleRunNow.js';
 import { villageFileProblems, type FileProblem } from './villageProblems.js';
+import { sessionSwitchBlocked } from '../core/errors/sessionErrors.js';
+import { villageClosing } from '../core/errors/runtimeErrors.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -269,10 +270,7 @@ export class Host implements HostApi {
   async openSession(id: string): Promise<string | null> {
     const inFlight = this.#supervisor.turnsInFlight().length;
     if (inFlight > 0) {
-      throw new FuseforksError('SESSION_SWITCH_BLOCKED', `Cannot open another conversation while ${inFlight} turn(s) are in flight.`, {
-        fix: 'Wait for the answers (or press Stop all turns), then open the conversation again.',
-        details: { inFlight },
-      });
+      throw sessionSwitchBlocked(inFlight);
     }
     return this.#sessionState.openSession(id, this.agentIds());
   }
@@ -312,9 +310,7 @@ export class Host implements HostApi {
 
   private assertOpen(): void {
     if (!this.#accepting) {
-      throw new FuseforksError('NOT_RUNNING', 'this village is closing; no new deliveries are accepted', {
-        fix: 'Open the village again to send more requests.',
-      });
+      throw villageClosing();
     }
   }
 }

@@ -9,7 +9,6 @@
 import { noSessionStore } from '../core/sessions/storedSession.js';
 import { rm } from 'node:fs/promises';
 import type { AgentStatus, CoreEvent } from '../core/events.js';
-import { FuseforksError } from '../core/errors.js';
 import type { NewSchedule, SchedulePatch, ScheduleStore } from '../core/schedules/scheduleStore.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import type { SessionMeta } from '../core/sessions/sessionMeta.js';
@@ -29,6 +28,8 @@ import * as village from './commands/villageEdits.js';
 import { loadWorldSchemas } from '../core/world/worldSchemas.js';
 import type { VillageEdits } from './hostApi.js';
 import { VillageFiles } from './villageFiles.js';
+import { apiKeyEmpty } from '../core/errors/requestErrors.js';
+import { worldDisappeared } from '../core/errors/configErrors.js';
 
 export type { ScheduleView } from './commands/probeShelf.js';
 export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from './commands/commandApprovals.js';
@@ -253,7 +254,7 @@ export class VillageCommands implements VillageEdits {
     return this.serial(async () => {
       const next = village.setCredential(this.doc.world, templateId, 'keyring');
       if (typeof key !== 'string' || key.trim() === '') {
-        throw new FuseforksError('INVALID_REQUEST', 'The API key is empty.', { fix: 'Paste the key, then press Register.', details: { field: 'key' } });
+        throw apiKeyEmpty();
       }
       this.ports.secrets.set(templateId, key.trim());
       await this.save(next);
@@ -391,10 +392,7 @@ export class VillageCommands implements VillageEdits {
 async function readDoc(paths: VillagePaths): Promise<WorldDocument> {
   const load = await loadWorld(paths, { locale: systemLocale() });
   if (load.kind === 'missing') {
-    throw new FuseforksError('VILLAGE_MISSING', `${paths.world} disappeared while the village was open.`, {
-      fix: 'Restore world.json (or reopen the village to create a fresh one).',
-      details: { file: paths.world },
-    });
+    throw worldDisappeared(paths.world);
   }
   return load.doc;
 }

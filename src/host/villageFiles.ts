@@ -4,13 +4,13 @@
  * with the runtime's own parsers and is refused over a file that changed since the editor read it. Writes run one
  * at a time.
  */
-import { FuseforksError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/village/atomicWrite.js';
 import type { VillagePaths } from '../core/village/paths.js';
 import { readOrdinance } from '../core/village/promptFiles.js';
 import type { World } from '../core/world/types.js';
 import { readAgentFile, writeAgentFile, type AgentFileView } from './commands/agentFiles.js';
 import type { VillageFilesApi } from './hostApi.js';
+import { ordinanceChangedOnDisk, textNotString } from '../core/errors/requestErrors.js';
 
 export type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js';
 
@@ -56,13 +56,10 @@ export class VillageFiles implements VillageFilesApi {
   writeOrdinance(text: unknown, base?: unknown): Promise<OrdinanceView> {
     return this.serial(async () => {
       if (typeof text !== 'string') {
-        throw new FuseforksError('INVALID_REQUEST', 'The Ordinance text must be a string.', { fix: 'Reload the page and save again.', details: { field: 'text' } });
+        throw textNotString('Ordinance');
       }
       if (typeof base === 'string' && (await readOrdinance(this.ports.paths)) !== base) {
-        throw new FuseforksError('INVALID_REQUEST', `${this.ports.paths.ordinance} changed on disk since it was opened.`, {
-          fix: 'Copy your edit, reload, then apply it again.',
-          details: { field: 'base', file: this.ports.paths.ordinance },
-        });
+        throw ordinanceChangedOnDisk(this.ports.paths.ordinance);
       }
       await writeFileAtomic(this.ports.paths.ordinance, text);
       return this.readOrdinance();

@@ -2,7 +2,8 @@
  * LLM failures as FuseforksErrors with `LLM_*` codes, and the one rule for which of them a retry may cure.
  * Messages name the backend and status; bodies are truncated and scrubbed of the API key; headers never appear.
  */
-import { FuseforksError, type ErrorCode } from '../errors.js';
+import { FuseforksError, type ErrorCode, type ErrorDetails } from '../errors.js';
+import { tagFactory, type ErrorFactory } from '../errors/errorFactory.js';
 import type { Usage } from './canonical.js';
 
 /** Longest provider error body kept in an error (chars). */
@@ -31,6 +32,24 @@ export class LlmError extends FuseforksError {
   }
 }
 
+/** What an LLM error factory builds: the usual sentences plus the retry verdict, and the paid usage / HTTP status. */
+interface LlmErrorSpec {
+  message: string;
+  fix?: string | undefined;
+  retryable: boolean;
+  status?: number;
+  usage?: Usage;
+  details?: ErrorDetails;
+}
+
+/** A factory bound to one LLM_* code (STYLE 20); it makes LlmErrors so `usage` and `status` travel with them. */
+function llmFactory<A extends unknown[]>(code: LlmErrorCode, build: (...args: A) => LlmErrorSpec): ErrorFactory<A, LlmError> {
+  return tagFactory(code, (...args: A) => {
+    const { message, ...options } = build(...args);
+    return new LlmError(code, message, options);
+  });
+}
+
 /** Removes every occurrence of the secret, then cuts to MAX_ERROR_BODY_CHARS. */
 export function scrubBody(body: string, secret: string): string {
   const clean = secret.length >= 4 ? body.split(secret).join('[redacted]') : body;
@@ -43,87 +62,81 @@ export function isTransientStatus(status: number): boolean {
 }
 
 /** A configuration problem (missing key, bad template): never retried. */
-export function configError(message: string, fix?: string): LlmError {
-  return new LlmError('LLM_CONFIG', message, { fix, retryable: false });
-}
+export const configError = llmFactory('LLM_CONFIG', (message: string, fix?: string) => ({ message, fix, retryable: false }));
 
 /** A non-2xx provider answer. 429 and 5xx are retryable; 400/401/403/404 and the rest stop the agent. */
-export function apiError(backend: string, status: number, body: string, secret: string): LlmError {
-  const text = scrubBody(body, secret);
-  const fix =
+export const apiError = llmFactory('LLM_API', (backend: string, status: number, body: string, secret: string) => ({
+  message: `${backend} API returned HTTP ${status}: ${scrubBody(body, secret)}`,
+  fix:
     status === 401 || status === 403
       ? 'check the API key stored for this model template (fuseforks-cli secrets set <template-id>)'
       : status === 404
         ? 'check the model template baseUrl and model name'
         : status === 429
           ? 'the provider is rate limiting; wait or lower the request rate'
-          : undefined;
-  return new LlmError('LLM_API', `${backend} API returned HTTP ${status}: ${text}`, {
-    fix,
-    retryable: isTransientStatus(status),
-    status,
-    details: { status, bodyChars: body.length },
-  });
-}
+          : undefined,
+  retryable: isTransientStatus(status),
+  status,
+  details: { status, bodyChars: body.length },
+}));
 
 /** Connection or transport failure (refused, reset, DNS): retryable. */
-export function httpError(backend: string, cause: unknown, secret: string): LlmError {
+export const httpError = llmFactory('LLM_HTTP', (backend: string, cause: unknown, secret: string) => {
   const why = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
-  return new LlmError('LLM_HTTP', `${backend} request failed: ${scrubBody(why, secret)}`, {
+  return {
+    message: `${backend} request failed: ${scrubBody(why, secret)}`,
     fix: 'check that the model server at the template baseUrl is reachable',
     retryable: true,
-  });
-}
+  };
+});
 
 /** The per-request timeout fired: retryable. */
-export function timeoutError(backend: string, seconds: number): LlmError {
-  return new LlmError('LLM_TIMEOUT', `${backend} request timed out after ${seconds} s`, {
-    fix: 'raise requestTimeoutSecs on the model template, or check the model server',
-    retryable: true,
-    details: { timeoutSecs: seconds },
-  });
-}
+export const timeoutError = llmFactory('LLM_TIMEOUT', (backend: string, seconds: number) => ({
+  message: `${backend} request timed out after ${seconds} s`,
+  fix: 'raise requestTimeoutSecs on the model template, or check the model server',
+  retryable: true,
+  details: { timeoutSecs: seconds },
+}));
 
 /** The provider answered but with nothing usable (no choices / no content): retryable. */
-export function emptyResponseError(backend: string): LlmError {
-  return new LlmError('LLM_EMPTY_RESPONSE', `${backend} returned an empty response`, { retryable: true });
-}
+export const emptyResponseError = llmFactory('LLM_EMPTY_RESPONSE', (backend: string) => ({
+  message: `${backend} returned an empty response`,
+  retryable: true,
+}));
 
 /** Malformed response (invalid JSON, bad tool arguments): not retryable. `what` never holds a body. */
-export function parseError(backend: string, what: string): LlmError {
-  return new LlmError('LLM_PARSE', `${backend} response could not be parsed: ${what}`, { retryable: false });
-}
+export const parseError = llmFactory('LLM_PARSE', (backend: string, what: string) => ({
+  message: `${backend} response could not be parsed: ${what}`,
+  retryable: false,
+}));
 
 /** The output hit the token limit with no text and no calls: a paid failure that keeps the agent running. */
-export function truncatedError(backend: string, limit: number, usage: Usage): LlmError {
-  return new LlmError('LLM_OUTPUT_TRUNCATED', `${backend} output was cut at the ${limit}-token limit before any text`, {
-    fix: 'raise maxOutputTokens on the model template',
-    retryable: false,
-    usage,
-    details: { limit, ...usage },
-  });
-}
+export const truncatedError = llmFactory('LLM_OUTPUT_TRUNCATED', (backend: string, limit: number, usage: Usage) => ({
+  message: `${backend} output was cut at the ${limit}-token limit before any text`,
+  fix: 'raise maxOutputTokens on the model template',
+  retryable: false,
+  usage,
+  details: { limit, ...usage },
+}));
 
 /**
  * The provider refused the content (a safety filter, a blocked prompt, a refusal stop) and produced no answer:
  * not retried (the same input is refused again) and paid for. `reason` is the provider's own label, never a body.
  */
-export function blockedError(backend: string, reason: string, usage: Usage): LlmError {
-  return new LlmError('LLM_BLOCKED', `${backend} blocked the reply (${reason})`, {
-    fix: "rephrase the request, or check the provider's safety settings for this model",
-    retryable: false,
-    usage,
-    details: { reason, ...usage },
-  });
-}
+export const blockedError = llmFactory('LLM_BLOCKED', (backend: string, reason: string, usage: Usage) => ({
+  message: `${backend} blocked the reply (${reason})`,
+  fix: "rephrase the request, or check the provider's safety settings for this model",
+  retryable: false,
+  usage,
+  details: { reason, ...usage },
+}));
 
 /** The event stream ended before the provider's final event (a dropped connection): retryable. */
-export function streamCutError(backend: string): LlmError {
-  return new LlmError('LLM_HTTP', `${backend} stream ended before the reply was complete`, {
-    fix: 'check the connection to the model server; if a proxy breaks server-sent events, set "stream": false on the model template',
-    retryable: true,
-  });
-}
+export const streamCutError = llmFactory('LLM_HTTP', (backend: string) => ({
+  message: `${backend} stream ended before the reply was complete`,
+  fix: 'check the connection to the model server; if a proxy breaks server-sent events, set "stream": false on the model template',
+  retryable: true,
+}));
 
 /**
  * An error the provider sent inside a 2xx event stream (`event: error`, `response.failed`), mapped to the HTTP

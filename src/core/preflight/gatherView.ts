@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FuseforksError } from '../errors.js';
 import { lockHolder } from '../lockHolder.js';
 import { ProbeApprovals } from '../schedules/probeApprovals.js';
 import { parseScheduleFile } from '../schedules/scheduleFile.js';
@@ -27,6 +26,7 @@ import { readRunPolicy, runPolicyPath } from '../tools/runPolicyFile.js';
 import { commandExists } from './commandExists.js';
 import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
 import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
+import { villageMissing } from '../errors/configErrors.js';
 
 /** The arguments of the command being checked. */
 export interface GatherOptions {
@@ -199,12 +199,5 @@ function damagedStore(file: string): { file: string; reason: string } | null {
   }
 }
 
-/** VILLAGE_MISSING for a data dir without world.json (exit 5): the one factory of this code. */
-export function villageMissing(paths: VillagePaths): FuseforksError {
-  return new FuseforksError('VILLAGE_MISSING', `There is no village in ${paths.dataDir}: ${paths.world} does not exist.`, {
-    fix:
-      'Check --data-dir (the folder that contains workspace/), or create a village there first: ' +
-      `fuseforks-cli init --data-dir ${paths.dataDir} (the example village), or open the data dir in the GUI.`,
-    details: { file: paths.world },
-  });
-}
+/** VILLAGE_MISSING for a data dir without world.json (exit 5); the factory lives in the error catalogue. */
+export { villageMissing };

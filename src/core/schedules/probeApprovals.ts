@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { diagText, nullDiagSink, type DiagSink } from '../diag.js';
-import { FuseforksError } from '../errors.js';
 import { writeFileAtomic } from '../village/atomicWrite.js';
 import type { ScheduleProbe } from './types.js';
+import { approvalsUnreadable } from '../errors/configErrors.js';
+import { bug } from '../errors/runtimeErrors.js';
 
 /** What an approval is bound to: the argv as written, the cwd as written (not resolved), and the village. */
 export interface ApprovalSubject {
@@ -108,7 +109,7 @@ export class ProbeApprovals {
 
   /** Adds `key` and saves (atomic, 0600). Refuses while blocked. */
   approve(key: string): Promise<void> {
-    if (!HASH.test(key)) return Promise.reject(new FuseforksError('BUG', 'an approval key must be 64 lowercase hex digits'));
+    if (!HASH.test(key)) return Promise.reject(bug('an approval key must be 64 lowercase hex digits'));
     return this.change((set) => set.add(key));
   }
 
@@ -128,10 +129,7 @@ export class ProbeApprovals {
   private change(edit: (set: Set<string>) => void): Promise<void> {
     const run = this.queue.then(async () => {
       if (this.blocked !== null) {
-        throw new FuseforksError('CONFIG_PARSE', `Probe approvals cannot be saved: ${this.file} could not be read (${this.blocked.reason})`, {
-          fix: `Fix or delete ${this.file} by hand; it is left untouched until then (while unreadable, no pre-check runs).`,
-          details: { file: this.file },
-        });
+        throw approvalsUnreadable(this.file, this.blocked.reason);
       }
       const next = new Set(this.hashes);
       edit(next);

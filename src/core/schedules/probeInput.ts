@@ -6,16 +6,12 @@
  * Pure: no file or process access (cwd existence is checked at run time, as in the original).
  */
 import { isAbsolute } from 'node:path';
-import { FuseforksError } from '../errors.js';
 import { PROBE_TIMEOUT_DEFAULT_SECS, PROBE_TIMEOUT_MAX_SECS } from './scheduleRow.js';
 import type { ScheduleProbe } from './types.js';
+import { probeInvalid } from '../errors/scheduleErrors.js';
 
 /** Characters a shell would interpret; the argv runner never does, so they are refused in `command`. */
 const SHELL_SYNTAX = /[|;&<>`$\n\r]/;
-
-function invalid(field: string, message: string, fix: string): FuseforksError {
-  return new FuseforksError('INVALID_SCHEDULE', `Invalid pre-check: ${message}`, { fix, details: { field } });
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,37 +23,37 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * except that `command` and `cwd` lose surrounding blanks, which a form field adds by accident.
  */
 export function parseProbeInput(value: unknown): ScheduleProbe {
-  if (!isObject(value)) throw invalid('probe', 'the pre-check must be an object {command, args, cwd, expect}', 'Send the pre-check fields as one object.');
+  if (!isObject(value)) throw probeInvalid('probe', 'the pre-check must be an object {command, args, cwd, expect}', 'Send the pre-check fields as one object.');
   if (typeof value.command !== 'string' || value.command.trim() === '') {
-    throw invalid('probe.command', 'probe.command must not be empty', 'Enter the program to run, e.g. "git" or "/usr/bin/test".');
+    throw probeInvalid('probe.command', 'probe.command must not be empty', 'Enter the program to run, e.g. "git" or "/usr/bin/test".');
   }
   const command = value.command.trim();
   if (SHELL_SYNTAX.test(command)) {
-    throw invalid(
+    throw probeInvalid(
       'probe.command',
       'probe.command contains shell syntax (| ; & < > $ ` or a line break); pre-checks run without a shell',
       'Put only the program in "command" and each argument on its own line in "args"; to use a pipeline, put it in a script and run that.',
     );
   }
   if (/\s/.test(command) && !isAbsolute(command)) {
-    throw invalid('probe.command', 'probe.command holds a space: it must be one program, not a command line', 'Put the program in "command" and each argument on its own line in "args".');
+    throw probeInvalid('probe.command', 'probe.command holds a space: it must be one program, not a command line', 'Put the program in "command" and each argument on its own line in "args".');
   }
   const args = value.args ?? [];
   if (!Array.isArray(args) || !args.every((a): a is string => typeof a === 'string')) {
-    throw invalid('probe.args', 'probe.args must be a list of strings', 'Give one argument per line.');
+    throw probeInvalid('probe.args', 'probe.args must be a list of strings', 'Give one argument per line.');
   }
   const rawCwd = value.cwd ?? null;
-  if (rawCwd !== null && typeof rawCwd !== 'string') throw invalid('probe.cwd', 'probe.cwd must be a path or empty', 'Enter an absolute folder path, or leave it empty for the workspace.');
+  if (rawCwd !== null && typeof rawCwd !== 'string') throw probeInvalid('probe.cwd', 'probe.cwd must be a path or empty', 'Enter an absolute folder path, or leave it empty for the workspace.');
   const cwd = rawCwd === null || rawCwd.trim() === '' ? null : rawCwd.trim();
   if (cwd !== null && !isAbsolute(cwd)) {
-    throw invalid('probe.cwd', 'probe.cwd must be an absolute path', 'Enter an absolute folder path, or leave it empty for the workspace.');
+    throw probeInvalid('probe.cwd', 'probe.cwd must be an absolute path', 'Enter an absolute folder path, or leave it empty for the workspace.');
   }
   if (typeof value.expect !== 'string' || value.expect.trim() === '') {
-    throw invalid('probe.expect', 'probe.expect must not be empty', 'Enter the first line the command prints when the request should go out (e.g. "yes").');
+    throw probeInvalid('probe.expect', 'probe.expect must not be empty', 'Enter the first line the command prints when the request should go out (e.g. "yes").');
   }
   const timeout = value.timeoutSecs ?? PROBE_TIMEOUT_DEFAULT_SECS;
   if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1 || timeout > PROBE_TIMEOUT_MAX_SECS) {
-    throw invalid('probe.timeoutSecs', `probe.timeoutSecs must be a whole number from 1 to ${PROBE_TIMEOUT_MAX_SECS}`, 'Pick a timeout in seconds (default 60).');
+    throw probeInvalid('probe.timeoutSecs', `probe.timeoutSecs must be a whole number from 1 to ${PROBE_TIMEOUT_MAX_SECS}`, 'Pick a timeout in seconds (default 60).');
   }
   return { command, args: [...args], expect: value.expect, timeoutSecs: timeout, cwd };
 }

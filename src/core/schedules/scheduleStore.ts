@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { diagText, nullDiagSink, type DiagSink } from '../diag.js';
-import { FuseforksError } from '../errors.js';
 import { writeFileAtomic } from '../village/atomicWrite.js';
 import { parseScheduleFile, renderScheduleFile, type FileBlock, type FileRow, type FileShape } from './scheduleFile.js';
 import { validateSchedule } from './scheduleRow.js';
@@ -18,6 +17,8 @@ import { validateSchedule } from './scheduleRow.js';
 /** What to do about a schedules.json the runtime cannot read (it is never overwritten meanwhile). */
 const BLOCKED_FIX = 'fix schedules.json by hand so it parses; until then no schedule runs and schedule edits are refused';
 import type { Recurrence, ScheduledTask, ScheduleProbe, SessionMode } from './types.js';
+import { scheduleInvalid, scheduleNotFound, scheduleStoreBlocked } from '../errors/scheduleErrors.js';
+import { scheduleTargetNotFound } from '../errors/worldErrors.js';
 
 /** What it takes to open the store. `agentExists` drops rows whose target is gone (omit to keep all). */
 export interface ScheduleStoreOptions {
@@ -204,10 +205,7 @@ export class ScheduleStore {
     this.refuseIfBlocked();
     const row = this.find(id);
     if (row === undefined) {
-      throw new FuseforksError('SCHEDULE_NOT_FOUND', `No schedule with id ${id} in ${this.file}`, {
-        fix: 'List the schedules and use one of their ids.',
-        details: { id },
-      });
+      throw scheduleNotFound(id, this.file, false);
     }
     return row;
   }
@@ -216,31 +214,17 @@ export class ScheduleStore {
     this.refuseIfBlocked();
     const problem = validateSchedule(task);
     if (problem !== null) {
-      throw new FuseforksError('INVALID_SCHEDULE', `Invalid schedule: ${problem.message}`, {
-        fix: `Correct the field "${problem.field}" and try again.`,
-        details: { field: problem.field },
-      });
+      throw scheduleInvalid(problem.field, problem.message);
     }
     if (agentExists !== undefined && !agentExists(task.to)) {
-      throw new FuseforksError('AGENT_NOT_FOUND', `The schedule's target agent "${task.to}" does not exist`, {
-        fix: 'Pick an agent of this village as the target (field "to").',
-        details: { field: 'to', agentId: task.to },
-        agentId: task.to,
-      });
+      throw scheduleTargetNotFound(task.to);
     }
   }
 
   private refuseIfBlocked(): void {
     const b = this.blocked;
     if (b === null) return;
-    throw new FuseforksError(
-      'SCHEDULE_STORE_BLOCKED',
-      `Schedules cannot be changed: ${b.file} could not be read (line ${b.line}, column ${b.column}: ${b.reason})`,
-      {
-        fix: `Fix or remove ${b.file} by hand and reopen the village; it is left untouched until then.`,
-        details: { file: b.file, line: b.line, column: b.column },
-      },
-    );
+    throw scheduleStoreBlocked(b.file, b.line, b.column, b.reason);
   }
 
   /**

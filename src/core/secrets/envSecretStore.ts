@@ -3,9 +3,9 @@
  * `FUSEFORKS_SECRET_*` variable is copied ONCE at construction, so a value can never change mid-turn.
  * Writing is refused on purpose: a key typed into the GUI must never flow into the environment or a file.
  */
-import { FuseforksError } from '../errors.js';
 import { SECRET_ENV_PREFIX, envNameForKey } from './secretNames.js';
 import type { SecretStore } from './secretStore.js';
+import { envSecretsReadOnly } from '../errors/hostErrors.js';
 
 /** An environment-shaped object (`process.env` or a test's own map). */
 export type EnvLike = Readonly<Record<string, string | undefined>>;
@@ -34,22 +34,15 @@ export class EnvSecretStore implements SecretStore {
   }
 
   set(key: string, _value: string): void {
-    throw readOnly(envNameForKey(key));
+    throw envSecretsReadOnly(envNameForKey(key));
   }
 
   delete(key: string): void {
-    throw readOnly(envNameForKey(key));
+    throw envSecretsReadOnly(envNameForKey(key));
   }
 
   /** The variable names present (sorted), for messages that say what is set. Names only, never values. */
   variableNames(): string[] {
     return [...this.#values.keys()].sort();
   }
-}
-
-function readOnly(envName: string): FuseforksError {
-  return new FuseforksError('SECRET_STORE_READ_ONLY', `The environment secret store is read-only; it cannot change ${envName}.`, {
-    fix: `Set ${envName} in the environment before starting fuseforks-cli, or run with --secrets keyring to store keys in the OS keyring.`,
-    details: { variable: envName },
-  });
 }

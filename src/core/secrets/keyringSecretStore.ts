@@ -6,8 +6,8 @@
  * and `ask` from cron never pay its load cost (≈75 ms), and a box without a keyring fails only when the store is used.
  */
 import { createRequire } from 'node:module';
-import { FuseforksError } from '../errors.js';
 import type { SecretStore } from './secretStore.js';
+import { keyringRefused } from '../errors/hostErrors.js';
 
 /** The keyring service every Fuseforks secret is stored under (the original app's; account = template id). */
 export const KEYRING_SERVICE = 'jp.outcasts.fuseforks';
@@ -108,13 +108,7 @@ export class KeyringSecretStore implements SecretStore {
       // A missing key never lands here (the library returns null / false for it). The library's message
       // names the platform failure (AccessDenied, DBus); it never carries the value.
       const reason = error instanceof Error ? error.message : String(error);
-      throw new FuseforksError('SECRET_STORE_FAILED', `The OS keyring refused to ${operation} the secret "${key}": ${reason}`, {
-        fix:
-          'On a headless machine or in a container there is usually no unlocked keyring: run with --secrets env and ' +
-          'set FUSEFORKS_SECRET_<KEY> variables, or unlock a Secret Service keyring (gnome-keyring) first.',
-        details: { operation, key },
-        cause: error,
-      });
+      throw keyringRefused(operation, key, reason, error);
     }
   }
 }

@@ -2,7 +2,6 @@
  * Secret key → environment variable name, and the collision check over every key a village can ask for
  * (SPEC §5 "Secrets"). Pure: no environment access here, so preflight and the host share one mapping.
  */
-import { FuseforksError } from '../errors.js';
 
 /** Prefix of every variable the env secret store reads. */
 export const SECRET_ENV_PREFIX = 'FUSEFORKS_SECRET_';
@@ -47,16 +46,4 @@ export function findSecretNameCollisions(keys: Iterable<string>): SecretNameColl
  * The boot error for one or more collisions: names each variable and its keys, never a value
  * (values are not even read to build it). Exit code 5 in the CLI.
  */
-export function secretNameCollisionError(collisions: readonly SecretNameCollision[]): FuseforksError {
-  const parts = collisions.map((c) => `${c.envName} ← ${c.keys.join(' / ')}`);
-  return new FuseforksError(
-    'SECRET_NAME_COLLISION',
-    `With --secrets env, these secret keys map to the same environment variable: ${parts.join('; ')}.`,
-    {
-      fix:
-        'Rename a model template in world.json (or in the GUI) so that each key maps to its own ' +
-        'FUSEFORKS_SECRET_* variable, or use --secrets keyring.',
-      details: { collisions: collisions.length, variables: collisions.map((c) => c.envName).join(',') },
-    },
-  );
-}
+export { secretNameCollisionError } from '../errors/hostErrors.js';

@@ -11,11 +11,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FuseforksError } from '../errors.js';
 import { verifyLmdbFile } from './lmdbVerify.js';
 import { openSessionDbs } from './sessionDbs.js';
 import { SESSION_STORE_FILE } from './sessionFiles.js';
 import { SessionStore } from './sessionStore.js';
+import { sessionStoreCorrupt, sessionStoreUnreadable } from '../errors/sessionErrors.js';
 
 /** What a reader may do: list, read, write an export file (outside the store), close. */
 export type SessionReader = Pick<SessionStore, 'list' | 'open' | 'records' | 'exportJsonl' | 'close'>;
@@ -27,21 +27,14 @@ export function openSessionReader(workspaceDir: string, options: { atRest: boole
   if (options.atRest) {
     const verdict = verifyLmdbFile(dataPath);
     if (verdict.state === 'corrupt') {
-      throw new FuseforksError('SESSION_STORE_CORRUPT', `The session store ${dataPath} is damaged (${verdict.reason}); it was not opened.`, {
-        fix: `move ${dataPath} (and sessions.mdb-lock beside it) aside; the next start creates a fresh store`,
-        details: { file: dataPath },
-      });
+      throw sessionStoreCorrupt(dataPath, verdict.reason);
     }
   }
   let dbs;
   try {
     dbs = openSessionDbs(dataPath, true);
   } catch (cause) {
-    throw new FuseforksError('SESSION_STORE_FAILED', `Cannot read the session store ${dataPath}.`, {
-      fix: 'Check that this user may read the workspace folder and the files in it.',
-      details: { file: dataPath },
-      cause,
-    });
+    throw sessionStoreUnreadable(dataPath, cause);
   }
   // Nothing is written, so no owner lock is held or released.
   return new SessionStore(workspaceDir, dbs.env, dbs.sessionsDb, dbs.recordsDb, { path: '', release: () => undefined });

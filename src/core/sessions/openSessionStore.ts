@@ -10,13 +10,13 @@
  * - any other failure (permissions, no OS locks) → `{store: null, warning}` as well, said once.
  */
 import path from 'node:path';
-import { FuseforksError } from '../errors.js';
 import { tryExclusiveLock } from '../exclusiveLock.js';
 import { diagText, type DiagSink } from '../diag.js';
 import { SessionStore } from './sessionStore.js';
 import { openSessionDbs } from './sessionDbs.js';
 import { verifyLmdbFile } from './lmdbVerify.js';
 import { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
+import { sessionStoreLocked } from '../errors/sessionErrors.js';
 
 export { SESSION_OWNER_FILE, SESSION_STORE_FILE } from './sessionFiles.js';
 
@@ -61,15 +61,7 @@ export function openSessionStore(options: OpenSessionStoreOptions): OpenedSessio
   const attempt = tryExclusiveLock(ownerPath);
   if (!attempt.ok) {
     if (attempt.failure === 'held') {
-      throw new FuseforksError(
-        'SESSION_STORE_LOCKED',
-        `The session store ${dataPath} is already open in another process or handle (lock ${ownerPath}).`,
-        {
-          fix: 'Close the other Fuseforks GUI or fuseforks-cli using this village; open villages only through the village lock.',
-          details: { path: ownerPath },
-          cause: attempt.cause,
-        },
-      );
+      throw sessionStoreLocked(dataPath, ownerPath, attempt.cause);
     }
     return degrade(attempt.failure === 'no_locks' ? 'no_os_locks' : 'lock_file_io', attempt.errno);
   }

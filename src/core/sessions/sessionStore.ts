@@ -12,7 +12,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
-import { FuseforksError } from '../errors.js';
 import type { ExclusiveLock } from '../exclusiveLock.js';
 import {
   checkRecord,
@@ -26,6 +25,8 @@ import {
 import { checkMeta, newSessionId, titleFrom, type SessionMeta } from './sessionMeta.js';
 import { DEFAULT_HISTORY_TURNS, DEFAULT_LOG_CAPACITY, foldRestore, type RestoredSession, type RestoreLimits } from './restoreFold.js';
 import { exportLines } from './exportLines.js';
+import { sessionIdNotFileName } from '../errors/configErrors.js';
+import { forkSeqNotFound, sessionNotFound, sessionSaveFailed } from '../errors/sessionErrors.js';
 
 type RecordKey = [string, number];
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
@@ -44,12 +45,8 @@ export interface ExportResult {
   skipped: SkipCounts;
 }
 
-export function sessionNotFound(id: string): FuseforksError {
-  return new FuseforksError('SESSION_NOT_FOUND', `Session ${id} does not exist in this village's session store.`, {
-    fix: 'List the sessions and pick an existing id.',
-    details: { sessionId: id },
-  });
-}
+/** SESSION_NOT_FOUND for `id` (the factory is in the error catalogue; the CLI reads it from here). */
+export { sessionNotFound };
 
 /** lmdb attaches a second promise (`commitError`) to failed commits; left alone it becomes an unhandled rejection. */
 function swallowCommitError(error: unknown): void {
@@ -205,10 +202,7 @@ export class SessionStore {
     await this.recordsDb.committed;
     const last = this.lastSeq(id);
     if (!Number.isInteger(atSeq) || atSeq < 0 || last === null || atSeq > last) {
-      throw new FuseforksError('SESSION_NOT_FOUND', `Session ${id} has no record at seq ${atSeq} to fork from.`, {
-        fix: `Pick a seq between 0 and ${last ?? '(none: the session is empty)'}.`,
-        details: { sessionId: id, atSeq },
-      });
+      throw forkSeqNotFound(id, atSeq, last ?? null);
     }
     const t = this.now();
     let newId = newSessionId(t);
@@ -247,7 +241,7 @@ export class SessionStore {
   exportJsonl(id: string): ExportResult {
     const meta = this.open(id);
     if (!SAFE_ID.test(id)) {
-      throw new FuseforksError('UNSAFE_IDENTIFIER', `Session id ${JSON.stringify(id)} cannot be used as a file name.`);
+      throw sessionIdNotFileName(id);
     }
     const { records, skipped } = this.records(id);
     const dir = path.join(this.workspaceDir, 'exports');
@@ -306,11 +300,7 @@ export class SessionStore {
       const stored = checkMeta(this.sessionsDb.get(id));
       if (stored === null) this.metas.delete(id);
       else this.metas.set(id, stored);
-      throw new FuseforksError('SESSION_STORE_FAILED', `Could not save to the session store (session ${id}).`, {
-        fix: 'Check free disk space and permissions of the workspace folder; the village keeps running.',
-        details: { sessionId: id },
-        cause,
-      });
+      throw sessionSaveFailed(id, cause);
     }
   }
 }

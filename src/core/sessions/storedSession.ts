@@ -3,7 +3,6 @@
  * every readable record, and the digest `sessions show` prints. The same function reads through the owner's store
  * (`HostApi.readSession`) and through a read-only reader beside a running owner, so both answer the same thing.
  */
-import { FuseforksError } from '../errors.js';
 import type { AgentMessage, Endpoint } from '../events.js';
 import type { SeqRecord, SkipCounts } from './records.js';
 import type { SessionMeta } from './sessionMeta.js';
@@ -77,9 +76,5 @@ export function endpointLabel(endpoint: Endpoint): string {
   }
 }
 
-/** SESSION_STORE_FAILED: the village opened without its session store, so there are no conversations to read. */
-export function noSessionStore(): FuseforksError {
-  return new FuseforksError('SESSION_STORE_FAILED', 'This village runs without a session store, so conversations are not kept.', {
-    fix: 'See fuseforks.log for why the session store did not open, fix it, then reopen the village.',
-  });
-}
+/** SESSION_STORE_FAILED: the village opened without its session store (the factory is in the error catalogue). */
+export { noSessionStore } from '../errors/sessionErrors.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FuseforksError } from '../errors.js';
+import { atomicWriteFailed } from '../errors/configErrors.js';
 
 /** Options of `writeFileAtomic`. */
 export interface AtomicWriteOptions {
@@ -31,11 +31,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    throw new FuseforksError('CONFIG_IO', `cannot write ${path}: ${reason}`, {
-      fix: `Check that ${dir} exists, is writable and has free space.`,
-      details: { file: path, reason },
-      cause: error,
-    });
+    throw atomicWriteFailed(path, dir, reason, error);
   }
   await syncDir(dir);
 }

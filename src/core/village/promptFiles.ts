@@ -3,9 +3,9 @@
  * `agents/{id}/SKILL.md`, `Memory.md`, `Construct.md`. A missing file reads as "". zod-free, so a worker may use it.
  */
 import { readFile } from 'node:fs/promises';
-import { FuseforksError } from '../errors.js';
 import type { PromptMaterial } from '../turn/ports.js';
 import type { VillagePaths } from './paths.js';
+import { textFileUnreadable } from '../errors/configErrors.js';
 
 /** Agent text files that feed the prompt. */
 export type PromptFileKind = 'skill' | 'memory' | 'construct';
@@ -17,11 +17,7 @@ export async function readTextOrEmpty(path: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return '';
-    throw new FuseforksError('CONFIG_IO', `cannot read ${path}: ${code ?? String(error)}`, {
-      fix: `Check that ${path} is a readable file.`,
-      details: { file: path, reason: code ?? 'unknown' },
-      cause: error,
-    });
+    throw textFileUnreadable(path, code, error);
   }
 }
 

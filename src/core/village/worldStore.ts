@@ -15,6 +15,7 @@ import { toWorldFile } from '../world/toWorldFile.js';
 import type { World } from '../world/types.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import type { VillagePaths } from './paths.js';
+import { fileAccessFailed, unparsedNotOverwritten } from '../errors/configErrors.js';
 
 /** A loaded world and what is needed to write it back. */
 export interface WorldDocument {
@@ -88,10 +89,7 @@ export async function bootstrapWorld(
  */
 export async function saveWorld(doc: WorldDocument, world: World): Promise<WorldDocument> {
   if (doc.readOnly !== null) {
-    throw new FuseforksError('CONFIG_PARSE', `${doc.path} is not overwritten because it could not be parsed: ${doc.readOnly.message}`, {
-      fix: doc.readOnly.fix ?? `Fix ${doc.path} by hand, then reopen the village.`,
-      details: doc.readOnly.details ?? { file: doc.path },
-    });
+    throw unparsedNotOverwritten(doc.path, doc.readOnly);
   }
   const raw = toWorldFile(world, doc.raw);
   await writeFileAtomic(doc.path, `${JSON.stringify(raw, null, 2)}\n`);
@@ -123,9 +121,5 @@ async function readText(path: string): Promise<string | null> {
 
 function ioError(path: string, verb: string, error: unknown): FuseforksError {
   const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new FuseforksError('CONFIG_IO', `cannot ${verb} ${path}: ${reason}`, {
-    fix: `Check that ${path} is readable and writable by this user.`,
-    details: { file: path, reason },
-    cause: error,
-  });
+  return fileAccessFailed(path, verb, reason, error);
 }

@@ -2,7 +2,7 @@
  * Safe identifiers: agent, template, role and group ids. An agent id becomes a folder name (`agents/{id}/`),
  * so the rule is what blocks path traversal (reference core.md §1.1). Types only + one error: worker-safe.
  */
-import { FuseforksError } from '../errors.js';
+import { unsafeIdentifier } from '../errors/configErrors.js';
 
 /** Longest safe identifier, in characters. */
 export const MAX_IDENTIFIER_LENGTH = 64;
@@ -21,7 +21,5 @@ export function isSafeIdentifier(value: unknown): value is string {
 export function assertSafeIdentifier(value: unknown, what = 'identifier'): asserts value is string {
   if (isSafeIdentifier(value)) return;
   const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : typeof value;
-  throw new FuseforksError('UNSAFE_IDENTIFIER', `${what} ${shown} is not a safe identifier`, {
-    fix: `Use 1-${MAX_IDENTIFIER_LENGTH} characters from A-Z, a-z, 0-9, "_" and "-" for the ${what}.`,
-  });
+  throw unsafeIdentifier(what, shown, MAX_IDENTIFIER_LENGTH);
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { FuseforksError } from '../errors.js';
 import { findJsonError } from '../village/jsonErrorPosition.js';
 import { worldFileSchema, type ParsedWorld } from './schema.js';
+import { worldJsonSyntax, worldNotObject, worldSchemaBroken } from '../errors/configErrors.js';
 
 /** A JSON object as read from disk (unknown keys included). */
 export type RawObject = Record<string, unknown>;
@@ -31,10 +32,7 @@ export function parseWorldText(text: string, file: string): ParseWorldResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       ok: false,
-      error: new FuseforksError('CONFIG_PARSE', `${file}: the top level must be a JSON object ({…})`, {
-        fix: `Restore ${file} from a backup, or move it away so a new village can be created.`,
-        details: { file, path: '(root)' },
-      }),
+      error: worldNotObject(file),
     };
   }
   const result = worldFileSchema.safeParse(raw);
@@ -48,10 +46,7 @@ function syntaxError(text: string, file: string): FuseforksError {
   const line = where?.line ?? 1;
   const column = where?.column ?? 1;
   const reason = where?.reason ?? 'invalid JSON';
-  return new FuseforksError('CONFIG_PARSE', `${file}:${line}:${column}: JSON syntax error: ${reason}`, {
-    fix: `Fix the JSON in ${file} at line ${line}, column ${column} (it is read as an empty village and never overwritten until it parses).`,
-    details: { file, line, column },
-  });
+  return worldJsonSyntax(file, line, column, reason);
 }
 
 function schemaError(error: z.ZodError, raw: RawObject, file: string): FuseforksError {
@@ -59,14 +54,7 @@ function schemaError(error: z.ZodError, raw: RawObject, file: string): Fuseforks
   const more = error.issues.length - listed.length;
   const first = error.issues[0];
   const path = first === undefined ? '(root)' : keyPath(first.path, raw);
-  return new FuseforksError(
-    'CONFIG_PARSE',
-    `${file}: schema error at ${listed.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
-    {
-      fix: `Correct ${path} in ${file} (docs/village-format.md lists every key, its type and its default); the file is read as an empty village and never overwritten until it is valid.`,
-      details: { file, path, issues: error.issues.length },
-    },
-  );
+  return worldSchemaBroken(file, listed, more, path, error.issues.length);
 }
 
 /**

@@ -7,13 +7,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FuseforksError, toWire } from '../../core/errors.js';
+import { toWire } from '../../core/errors.js';
 import { matchRoute, statusForCode, type Body } from './apiRoutes.js';
 import { BootGate } from './bootGate.js';
 import { EventStreams } from './eventStream.js';
 import type { GuiVillage } from './guiVillage.js';
 import { guardRequest, TOKEN_HEADER } from './requestGuard.js';
 import { DEFAULT_CLIENT_DIR, readAsset } from './staticAssets.js';
+import { bodyNotObject, bodyTooLarge, guiUnauthorized } from '../../core/errors/requestErrors.js';
+import { villageNotOpenYet } from '../../core/errors/runtimeErrors.js';
+import { guiCannotListen } from '../../core/errors/configErrors.js';
 
 /** Largest request body accepted (bytes): world edits and mcp.json are small. */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -93,10 +96,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Prom
     expected: ctx.token,
   });
   if (!verdict.ok) {
-    const error = new FuseforksError('GUI_UNAUTHORIZED', `Refused: ${verdict.reason}.`, {
-      fix: 'Open the URL fuseforks-cli gui printed (it carries this launch\'s token).',
-    });
-    return sendJson(res, verdict.status, toWire(error));
+    return sendJson(res, verdict.status, toWire(guiUnauthorized(verdict.reason)));
   }
   if (!path.startsWith('/api/')) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { code: 'INVALID_REQUEST', message: 'method not allowed' });
@@ -116,8 +116,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Prom
   if (path === '/api/boot' && req.method === 'GET') return sendJson(res, 200, ctx.gate.current);
   const village = ctx.gate.ready;
   if (village === null) {
-    const error = new FuseforksError('NOT_RUNNING', 'The village is not open yet (see /api/boot).', { retryable: false });
-    return sendJson(res, 503, toWire(error));
+    return sendJson(res, 503, toWire(villageNotOpenYet()));
   }
   if (path === '/api/events' && req.method === 'GET') {
     ctx.streams.attach(res, (listener) => village.subscribe(listener));
@@ -136,7 +135,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > limit) {
-      throw new FuseforksError('INVALID_REQUEST', `The request body is larger than ${limit} bytes.`, { fix: 'Send a smaller body.' });
+      throw bodyTooLarge(limit);
     }
     chunks.push(chunk as Buffer);
   }
@@ -146,10 +145,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new FuseforksError('INVALID_REQUEST', 'The request body is not JSON.', { fix: 'Send a JSON object.' });
+    throw bodyNotObject(false);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FuseforksError('INVALID_REQUEST', 'The request body must be a JSON object.', { fix: 'Send a JSON object.' });
+    throw bodyNotObject(true);
   }
   return value as Body;
 }
@@ -177,11 +176,7 @@ function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new FuseforksError('CONFIG_IO', `Cannot listen on 127.0.0.1:${port} (${error.code ?? 'error'}).`, {
-          fix: 'Choose another --port, or omit it to take any free port.',
-          details: { port },
-          cause: error,
-        }),
+        guiCannotListen(port, error.code, error),
       ),
     );
     server.listen(port, '127.0.0.1', () => resolve());

@@ -4,7 +4,6 @@
  * by `openGuiVillage`; nothing here talks to actors directly.
  */
 import type { AgentMessage, CoreEvent } from '../../core/events.js';
-import { FuseforksError } from '../../core/errors.js';
 import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../../core/tools/registry.js';
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import type { PlanWave } from '../../core/turn/planWaves.js';
@@ -12,6 +11,7 @@ import { batchSet } from '../../core/world/startSet.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { FileProblem } from '../../host/villageProblems.js';
 import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
+import { messageEmpty } from '../../core/errors/requestErrors.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -201,7 +201,7 @@ export class GuiVillage {
   /** The user's message to one servant, with at most one attached file (NOT_RUNNING, MAILBOX_FULL, INVALID_ATTACHMENT, ATTACHMENT_NOT_CARRIED). */
   async send(to: string, text: string, uploads: AttachmentUpload[] = []): Promise<GuiState> {
     if (typeof text !== 'string' || (text.trim() === '' && uploads.length === 0)) {
-      throw new FuseforksError('INVALID_REQUEST', 'The message is empty.', { fix: 'Type a message first.', details: { field: 'text' } });
+      throw messageEmpty();
     }
     if (uploads.length === 0) this.host.sendUserMessage(to, text);
     else await this.host.sendUserMessageWith(to, text, uploads);

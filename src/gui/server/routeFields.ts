@@ -3,8 +3,8 @@
  * readers that refuse a wrongly shaped request (INVALID_REQUEST naming the field). Shape only: the village
  * commands do the domain validation.
  */
-import { FuseforksError } from '../../core/errors.js';
 import type { GuiVillage } from './guiVillage.js';
+import { requestFieldInvalid } from '../../core/errors/requestErrors.js';
 
 /** A JSON body, already parsed (an object; anything else is refused before the handler). */
 export type Body = Record<string, unknown>;
@@ -50,9 +50,4 @@ export function optStr(body: Body, key: string): string | null {
   return value;
 }
 
-export function badField(key: string, what: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `The request field "${key}" must be ${what}.`, {
-    fix: 'Reload the page; the client and the server disagree about this request.',
-    details: { field: key },
-  });
-}
+export const badField = requestFieldInvalid;

@@ -4,9 +4,10 @@
  * nothing here touches the disk. Rules follow reference core.md §1.2 and gui.md §2.2/§3.2.
  */
 import { worldSchemas } from '../../core/world/worldSchemas.js';
-import { FuseforksError } from '../../core/errors.js';
 import { assertSafeIdentifier, MAX_IDENTIFIER_LENGTH } from '../../core/world/identifiers.js';
 import type { AgentSpec, Position, World } from '../../core/world/types.js';
+import { servantFieldInvalid } from '../../core/errors/requestErrors.js';
+import { groupNotFound, noTemplateYet, positionInvalid, roleNotFound, servantNameEmpty, servantNameTaken, servantNotFound, templateNotInWorld, tieRefused } from '../../core/errors/worldErrors.js';
 
 /** What a person chooses when adding a servant: a name, optionally a template and a role. */
 export interface NewAgentInput {
@@ -35,17 +36,11 @@ export function deriveAgentId(name: string, taken: ReadonlySet<string>): string 
 export function checkAgentName(world: World, name: unknown, selfId: string | null): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';
   if (trimmed === '') {
-    throw new FuseforksError('DUPLICATE_AGENT_NAME', 'A servant needs a name: the name field is empty.', {
-      fix: 'Type a name for the servant.',
-      details: { field: 'name' },
-    });
+    throw servantNameEmpty();
   }
   const clash = world.agents.find((a) => a.id !== selfId && a.name.trim() === trimmed);
   if (clash !== undefined) {
-    throw new FuseforksError('DUPLICATE_AGENT_NAME', `Another servant (${clash.id}) is already named "${trimmed}".`, {
-      fix: 'Choose a name no other servant in this village uses.',
-      details: { field: 'name', agentId: clash.id },
-    });
+    throw servantNameTaken(trimmed, clash.id);
   }
   return trimmed;
 }
@@ -53,20 +48,14 @@ export function checkAgentName(world: World, name: unknown, selfId: string | nul
 /** Refuses a template id that is not in the world (`MODEL_TEMPLATE_NOT_FOUND`). */
 export function checkTemplate(world: World, templateId: string): void {
   if (world.modelTemplates.some((t) => t.id === templateId)) return;
-  throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', `Model template "${templateId}" does not exist in world.json.`, {
-    fix: 'Pick one of the registered model templates, or register one first.',
-    details: { field: 'modelTemplateId', modelTemplateId: templateId },
-  });
+  throw templateNotInWorld(templateId, 'servant');
 }
 
 /** The agent with this id, or AGENT_NOT_FOUND. */
 export function requireAgent(world: World, id: string): AgentSpec {
   const agent = world.agents.find((a) => a.id === id);
   if (agent !== undefined) return agent;
-  throw new FuseforksError('AGENT_NOT_FOUND', `Servant "${id}" is not in world.json.`, {
-    agentId: id,
-    fix: 'Reload the village; the servant may have been deleted.',
-  });
+  throw servantNotFound(id);
 }
 
 /** Refuses a tie list with self, unknown ids or repeats (`INVALID_TOPOLOGY`); the order is kept. */
@@ -76,10 +65,7 @@ export function checkTies(world: World, sourceId: string, targets: readonly stri
   for (const target of targets) {
     const why = target === sourceId ? 'a servant cannot be tied to itself' : !ids.has(target) ? 'no such servant' : seen.has(target) ? 'listed twice' : null;
     if (why !== null) {
-      throw new FuseforksError('INVALID_TOPOLOGY', `Tie ${sourceId} → ${target} is refused: ${why}.`, {
-        fix: 'Tie only to other, existing servants, each once.',
-        details: { field: 'connectedAgents', source: sourceId, target },
-      });
+      throw tieRefused(sourceId, target, why);
     }
     seen.add(target);
   }
@@ -88,10 +74,7 @@ export function checkTies(world: World, sourceId: string, targets: readonly stri
 
 function checkGroup(world: World, groupId: string | null): void {
   if (groupId === null || world.groups.some((g) => g.id === groupId)) return;
-  throw new FuseforksError('INVALID_TOPOLOGY', `Group "${groupId}" does not exist in world.json.`, {
-    fix: 'Pick an existing group or none.',
-    details: { field: 'groupId', groupId },
-  });
+  throw groupNotFound(groupId);
 }
 
 /** Adds an agent (id derived from the name, first template by default, role defaults copied). */
@@ -99,17 +82,11 @@ export function createAgent(world: World, input: NewAgentInput): { world: World;
   const name = checkAgentName(world, input.name, null);
   const role = input.roleId == null ? undefined : world.roles.find((r) => r.id === input.roleId);
   if (input.roleId != null && role === undefined) {
-    throw new FuseforksError('ROLE_NOT_FOUND', `Role "${input.roleId}" does not exist in world.json.`, {
-      fix: 'Pick an existing role or none.',
-      details: { field: 'roleId' },
-    });
+    throw roleNotFound(input.roleId, true);
   }
   const templateId = input.modelTemplateId ?? role?.defaults.modelTemplateId ?? world.modelTemplates[0]?.id;
   if (templateId === undefined) {
-    throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', 'There is no model template yet, so a servant cannot be added.', {
-      fix: 'Register a model template first (Register model).',
-      details: { field: 'modelTemplateId' },
-    });
+    throw noTemplateYet();
   }
   checkTemplate(world, templateId);
   checkGroup(world, input.groupId ?? null);
@@ -135,11 +112,7 @@ export function updateAgent(world: World, id: string, input: unknown): World {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') ?? '?';
-    throw new FuseforksError('INVALID_REQUEST', `Servant "${id}": field ${field} is invalid (${issue?.message ?? 'bad value'}).`, {
-      fix: `Correct ${field} and save again.`,
-      agentId: id,
-      details: { field },
-    });
+    throw servantFieldInvalid(id, field, issue?.message ?? 'bad value');
   }
   const spec: AgentSpec = { ...parsed.data, order: old.order };
   spec.name = checkAgentName(world, spec.name, id);
@@ -182,10 +155,7 @@ export function setPosition(world: World, id: string, position: Position): World
   assertSafeIdentifier(id, 'agent id');
   requireAgent(world, id);
   if (!Number.isFinite(position.x) || !Number.isFinite(position.y)) {
-    throw new FuseforksError('INVALID_TOPOLOGY', `Position of "${id}" must be two finite numbers x and y.`, {
-      fix: 'Send {"x": number, "y": number}.',
-      details: { field: 'topologyPositions' },
-    });
+    throw positionInvalid(id);
   }
   return { ...world, topologyPositions: { ...world.topologyPositions, [id]: { x: position.x, y: position.y } } };
 }

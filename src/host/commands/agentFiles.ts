@@ -5,7 +5,7 @@
  * atomic, and refuse a text edited over an older version of the file (an agent may `remember` meanwhile).
  */
 import { mkdir } from 'node:fs/promises';
-import { FuseforksError, isFuseforksError } from '../../core/errors.js';
+import { isFuseforksError } from '../../core/errors.js';
 import { parseRunPolicy } from '../../core/tools/runPolicy.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
 import type { VillagePaths } from '../../core/village/paths.js';
@@ -13,6 +13,8 @@ import { readTextOrEmpty } from '../../core/village/promptFiles.js';
 import type { World } from '../../core/world/types.js';
 import { parseMcpConfig } from '../mcp/mcpConfig.js';
 import { requireAgent } from './agentEdits.js';
+import { agentJsonInvalid } from '../../core/errors/configErrors.js';
+import { agentFileChangedOnDisk, textNotString, unknownAgentFile } from '../../core/errors/requestErrors.js';
 
 /** The files the inspector edits. */
 export const EDITABLE_AGENT_FILES = ['skill', 'memory', 'construct', 'mcp', 'run'] as const;
@@ -47,19 +49,15 @@ export async function writeAgentFile(paths: VillagePaths, world: World, agentId:
   const k = checkKind(kind);
   requireAgent(world, agentId);
   if (typeof text !== 'string') {
-    throw new FuseforksError('INVALID_REQUEST', 'The file text must be a string.', { fix: 'Reload the page and save again.', details: { field: 'text' } });
+    throw textNotString('file');
   }
   const file = paths.agentFile(agentId, k);
   if (typeof base === 'string' && (await readTextOrEmpty(file)) !== base) {
-    throw new FuseforksError('INVALID_REQUEST', `${file} changed on disk since it was opened (the servant may have written to it).`, {
-      fix: 'Copy your edit, reload the file, then apply the edit again.',
-      agentId,
-      details: { field: 'base', file },
-    });
+    throw agentFileChangedOnDisk(file, agentId);
   }
   const problem = problemOf(k, text, file);
   if (problem !== null) {
-    throw new FuseforksError('CONFIG_PARSE', `${file} is not saved: ${problem}`, { fix: 'Correct the JSON, then save again.', agentId, details: { file } });
+    throw agentJsonInvalid(file, agentId, problem);
   }
   await mkdir(paths.agent(agentId).dir, { recursive: true });
   await writeFileAtomic(file, text);
@@ -68,10 +66,7 @@ export async function writeAgentFile(paths: VillagePaths, world: World, agentId:
 
 function checkKind(kind: unknown): EditableAgentFile {
   if (typeof kind === 'string' && (EDITABLE_AGENT_FILES as readonly string[]).includes(kind)) return kind as EditableAgentFile;
-  throw new FuseforksError('INVALID_REQUEST', `There is no agent file "${String(kind)}".`, {
-    fix: `Use one of ${EDITABLE_AGENT_FILES.join(', ')}.`,
-    details: { field: 'kind' },
-  });
+  throw unknownAgentFile(kind, EDITABLE_AGENT_FILES);
 }
 
 /** What is wrong with a JSON file's text, in the runtime's own words; null for Markdown or a usable file. */

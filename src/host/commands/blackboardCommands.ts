@@ -6,21 +6,16 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLACKBOARD_DIR, isSafeNoteName, listNotes, MAX_GUI_NOTE_CHARS } from '../../core/blackboard/board.js';
-import { FuseforksError } from '../../core/errors.js';
 import { removeOp } from '../../core/tools/fileOps.js';
 import type { World } from '../../core/world/types.js';
 import type { BlackboardView } from '../../core/blackboard/boardView.js';
 import type { BlackboardApi } from '../hostApi.js';
+import { blackboardDeleteFailed } from '../../core/errors/hostErrors.js';
 
 export type { BlackboardNoteView, BlackboardView } from '../../core/blackboard/boardView.js';
 
-/** The failure of a delete or clear, naming the note or folder and what to do. */
-export function blackboardDeleteFailed(what: string, reason: string): FuseforksError {
-  return new FuseforksError('BLACKBOARD_DELETE_FAILED', `Cannot delete ${what} from the blackboard: ${reason}.`, {
-    fix: 'Check that the work folder exists and is writable, and that blackboard/ is a plain folder; then try again.',
-    details: { what, reason },
-  });
-}
+/** The failure of a delete or clear, naming the note or folder and what to do (the factory is in the catalogue). */
+export { blackboardDeleteFailed };
 
 /** Distinct work folders of the current agents, with who uses each (in agent order). */
 export function boardFolders(world: World): Map<string, string[]> {

@@ -24,6 +24,8 @@ import { readRunPolicy, runPolicyPath, updateRunPolicy, type RunPolicyState } fr
 import type { VillagePaths } from '../../core/village/paths.js';
 import type { World } from '../../core/world/types.js';
 import { requireAgent } from './agentEdits.js';
+import { runPolicyFieldInvalid } from '../../core/errors/requestErrors.js';
+import { runPolicyBroken } from '../../core/errors/configErrors.js';
 
 export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from '../../core/tools/runApprovals.js';
 
@@ -61,7 +63,7 @@ export async function decideCommand(
 ): Promise<DecisionOutcome> {
   requireAgent(world, agentId);
   if (!COMMAND_DECISIONS.includes(decision)) {
-    throw invalid('decision', `must be one of ${COMMAND_DECISIONS.join(', ')}`, 'Choose approve once, always allow, allow the prefix, or reject.');
+    throw runPolicyFieldInvalid('decision', `must be one of ${COMMAND_DECISIONS.join(', ')}`, 'Choose approve once, always allow, allow the prefix, or reject.');
   }
   const { command, args } = checkRequest(request);
   let found = false;
@@ -88,9 +90,9 @@ function viewOf(agentId: string, file: string, state: RunPolicyState, broken: st
 }
 
 function checkRequest(request: { command: unknown; args: unknown }): { command: string; args: string[] } {
-  if (typeof request.command !== 'string' || request.command.trim() === '') throw invalid('command', 'must be the program name of the request', 'Pick the request from the list again.');
+  if (typeof request.command !== 'string' || request.command.trim() === '') throw runPolicyFieldInvalid('command', 'must be the program name of the request', 'Pick the request from the list again.');
   if (!Array.isArray(request.args) || !request.args.every((a): a is string => typeof a === 'string')) {
-    throw invalid('args', 'must be the list of arguments of the request', 'Pick the request from the list again.');
+    throw runPolicyFieldInvalid('args', 'must be the list of arguments of the request', 'Pick the request from the list again.');
   }
   return { command: request.command, args: request.args };
 }
@@ -99,30 +101,22 @@ function checkEdit(edit: unknown): RunPolicyEdit {
   const e = (typeof edit === 'object' && edit !== null ? edit : {}) as Record<string, unknown>;
   const list = (key: 'allow' | 'deny'): string[] => {
     const value = e[key];
-    if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw invalid(key, 'must be a list of patterns', 'Write one pattern per line.');
+    if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw runPolicyFieldInvalid(key, 'must be a list of patterns', 'Write one pattern per line.');
     const patterns = value.map((x) => x.trim().replace(/\s+/g, ' ')).filter((x) => x !== '');
     patterns.forEach((p, i) => {
       const problem = patternProblem(p);
-      if (problem !== null) throw invalid(`${key}[${i}]`, `"${p}" ${problem}`, 'Start each pattern with a program name, then its exact arguments; a last * allows any further ones.');
+      if (problem !== null) throw runPolicyFieldInvalid(`${key}[${i}]`, `"${p}" ${problem}`, 'Start each pattern with a program name, then its exact arguments; a last * allows any further ones.');
     });
     return [...new Set(patterns)];
   };
   const timeout = e['timeoutSecs'];
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout)) throw invalid('timeoutSecs', 'must be a number of seconds', 'Enter 1 to 3600.');
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout)) throw runPolicyFieldInvalid('timeoutSecs', 'must be a number of seconds', 'Enter 1 to 3600.');
   return { allow: list('allow'), deny: list('deny'), timeoutSecs: clampTimeout(timeout) };
-}
-
-function invalid(field: string, what: string, fix: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `run.json field ${field} ${what}.`, { fix, details: { field } });
 }
 
 function brokenFile(paths: VillagePaths, agentId: string, reason: string): FuseforksError {
   const file = runPolicyPath(paths.workspace, agentId);
-  return new FuseforksError('CONFIG_PARSE', `${file} cannot be used (${reason}), so it is not overwritten.`, {
-    fix: `Fix ${file} by hand (or delete it to start from nothing allowed), then decide again.`,
-    agentId,
-    details: { file, reason },
-  });
+  return runPolicyBroken(file, agentId, reason);
 }
 
 /** The approvals facet of the host (`HostApi.approvals`) over a village's paths and its current world. */

@@ -3,7 +3,6 @@
  * schedule (`probeApproved`, the command line an approval covers), and the checks before approve/revoke.
  * Approvals are written only here, from a person's command — never by a model.
  */
-import { FuseforksError } from '../../core/errors.js';
 import { probeKey, type ProbeApprovals } from '../../core/schedules/probeApprovals.js';
 import { probeCommandLine } from '../../core/schedules/probeInput.js';
 import type { ScheduleStore } from '../../core/schedules/scheduleStore.js';
@@ -11,6 +10,8 @@ import type { ScheduledTask, ScheduleProbe, ScheduleView } from '../../core/sche
 
 export type { ScheduleView } from '../../core/schedules/types.js';
 import type { VillagePaths } from '../../core/village/paths.js';
+import { villageIdUnusable } from '../../core/errors/configErrors.js';
+import { scheduleHasNoProbe, scheduleNotFound } from '../../core/errors/scheduleErrors.js';
 
 /** The shelf approvals and this village's id ("" = unreadable: nothing is approved or approvable). */
 export interface ProbeShelf {
@@ -29,10 +30,7 @@ export function scheduleView(task: ScheduledTask, shelf: ProbeShelf | null): Sch
 export function requireSchedule(schedules: ScheduleStore, id: string): ScheduledTask {
   const task = schedules.get(id);
   if (task === undefined) {
-    throw new FuseforksError('SCHEDULE_NOT_FOUND', `No schedule with id ${id} in ${schedules.file}`, {
-      fix: 'Reload the schedule list and pick one of its schedules.',
-      details: { id },
-    });
+    throw scheduleNotFound(id, schedules.file, true);
   }
   return task;
 }
@@ -41,10 +39,7 @@ export function requireSchedule(schedules: ScheduleStore, id: string): Scheduled
 export function requireProbe(schedules: ScheduleStore, id: string): ScheduleProbe {
   const probe = requireSchedule(schedules, id).probe;
   if (probe === undefined) {
-    throw new FuseforksError('INVALID_SCHEDULE', `Schedule ${id} has no pre-check to approve or revoke.`, {
-      fix: 'Set a pre-check command on the schedule first.',
-      details: { field: 'probe', id },
-    });
+    throw scheduleHasNoProbe(id);
   }
   return probe;
 }
@@ -53,10 +48,7 @@ export function requireProbe(schedules: ScheduleStore, id: string): ScheduleProb
 export function requireProbeShelf(ports: { probes: ProbeShelf | null; paths: VillagePaths }): ProbeShelf {
   const p = ports.probes;
   if (p === null || p.villageId === '') {
-    throw new FuseforksError('CONFIG_IO', `This village has no usable village_id (${ports.paths.villageId}), so no pre-check can be approved.`, {
-      fix: 'Check that the workspace folder is writable, then reopen the village (the GUI creates village_id at start).',
-      details: { file: ports.paths.villageId },
-    });
+    throw villageIdUnusable(ports.paths.villageId);
   }
   return p;
 }

@@ -8,18 +8,18 @@ import { ROLE_COLORS } from '../../core/world/enums.js';
 import { worldSchemas } from '../../core/world/worldSchemas.js';
 import type { AgentRole, World } from '../../core/world/types.js';
 import { requireAgent } from './agentEdits.js';
+import { fieldInvalid } from '../../core/errors/requestErrors.js';
+import { roleNotFound } from '../../core/errors/worldErrors.js';
 
 const ROLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function invalid(field: string, message: string, fix: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `Role: ${field} ${message}.`, { fix, details: { field } });
-}
+const invalid = (field: string, problem: string, fix: string): FuseforksError => fieldInvalid('Role', field, problem, fix);
 
 /** The role with this id, or ROLE_NOT_FOUND. */
 export function requireRole(world: World, id: string): AgentRole {
   const role = world.roles.find((r) => r.id === id);
   if (role !== undefined) return role;
-  throw new FuseforksError('ROLE_NOT_FOUND', `Role "${id}" does not exist in world.json.`, { fix: 'Reload the village; the role may have been deleted.', details: { roleId: id } });
+  throw roleNotFound(id, false);
 }
 
 /** Adds a role or replaces the one with the same id (checked against the world.json schema). */

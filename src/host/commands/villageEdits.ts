@@ -3,16 +3,13 @@
  * Each returns a new World or throws a FuseforksError naming the field and the fix. Secrets are never seen
  * here — the caller passes only whether a key is stored (`hasKey`).
  */
-import { FuseforksError } from '../../core/errors.js';
 import { assertSafeIdentifier } from '../../core/world/identifiers.js';
 import { normalizeUserName } from '../../core/world/normalize.js';
 import { worldSchemas } from '../../core/world/worldSchemas.js';
 import type { Group, ModelTemplate, World } from '../../core/world/types.js';
 import { deriveAgentId, requireAgent } from './agentEdits.js';
-
-function invalid(what: string, field: string, message: string, fix: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `${what}: ${field} ${message}.`, { fix, details: { field } });
-}
+import { fieldInvalid } from '../../core/errors/requestErrors.js';
+import { credentialMissing, externalNameInvalid, templateInUse, templateNotInWorld } from '../../core/errors/worldErrors.js';
 
 /**
  * Adds or replaces a model template (matched by id; the id is the key's account, so it never changes).
@@ -24,19 +21,16 @@ export function upsertTemplate(world: World, input: unknown, hasKey: (templateId
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '?';
-    throw invalid('Model template', field, `is invalid (${issue?.message ?? 'bad value'})`, `Correct ${field} and save again.`);
+    throw fieldInvalid('Model template', field, `is invalid (${issue?.message ?? 'bad value'})`, `Correct ${field} and save again.`);
   }
   const template: ModelTemplate = parsed.data;
   assertSafeIdentifier(template.id, 'model template id');
   if (template.name.trim() === '') template.name = template.id;
-  if (template.model.trim() === '') throw invalid('Model template', 'model', 'is empty', 'Type the model name the provider expects.');
+  if (template.model.trim() === '') throw fieldInvalid('Model template', 'model', 'is empty', 'Type the model name the provider expects.');
   const stored = hasKey(template.id);
   if (stored) template.credential = 'keyring';
   else if (template.credential === 'keyring') {
-    throw new FuseforksError('CREDENTIAL_MISSING', `Model template "${template.id}" claims a stored API key, but none is stored.`, {
-      fix: 'Enter the API key with "Register", or choose "no authentication required".',
-      details: { field: 'credential', modelTemplateId: template.id },
-    });
+    throw credentialMissing(template.id);
   }
   const exists = world.modelTemplates.some((t) => t.id === template.id);
   const modelTemplates = exists
@@ -48,16 +42,11 @@ export function upsertTemplate(world: World, input: unknown, hasKey: (templateId
 /** Removes a template; refused while a servant uses it (INVALID_TOPOLOGY names the servants). */
 export function removeTemplate(world: World, templateId: string): World {
   if (!world.modelTemplates.some((t) => t.id === templateId)) {
-    throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', `Model template "${templateId}" does not exist in world.json.`, {
-      details: { modelTemplateId: templateId },
-    });
+    throw templateNotInWorld(templateId, 'remove');
   }
   const users = world.agents.filter((a) => a.modelTemplateId === templateId).map((a) => a.id);
   if (users.length > 0) {
-    throw new FuseforksError('INVALID_TOPOLOGY', `Model template "${templateId}" is used by ${users.join(', ')}; it cannot be removed.`, {
-      fix: 'Move those servants to another template first.',
-      details: { modelTemplateId: templateId, usedBy: users.join(',') },
-    });
+    throw templateInUse(templateId, users);
   }
   return { ...world, modelTemplates: world.modelTemplates.filter((t) => t.id !== templateId) };
 }
@@ -65,10 +54,7 @@ export function removeTemplate(world: World, templateId: string): World {
 /** Sets a template's credential source after its key was stored or cleared. */
 export function setCredential(world: World, templateId: string, credential: ModelTemplate['credential']): World {
   if (!world.modelTemplates.some((t) => t.id === templateId)) {
-    throw new FuseforksError('MODEL_TEMPLATE_NOT_FOUND', `Model template "${templateId}" does not exist in world.json.`, {
-      fix: 'Save the template before entering its key.',
-      details: { modelTemplateId: templateId },
-    });
+    throw templateNotInWorld(templateId, 'key');
   }
   return { ...world, modelTemplates: world.modelTemplates.map((t) => (t.id === templateId ? { ...t, credential } : t)) };
 }
@@ -83,10 +69,10 @@ export interface GroupInput {
 /** Adds or renames a group; returns the world and the group's id. */
 export function upsertGroup(world: World, input: GroupInput): { world: World; id: string } {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name === '') throw invalid('Group', 'name', 'is empty', 'Type a name for the group.');
+  if (name === '') throw fieldInvalid('Group', 'name', 'is empty', 'Type a name for the group.');
   const existing = input.id === undefined ? undefined : world.groups.find((g) => g.id === input.id);
   if (input.id !== undefined && existing === undefined) {
-    throw invalid('Group', 'id', `"${input.id}" does not exist`, 'Reload the village and edit an existing group.');
+    throw fieldInvalid('Group', 'id', `"${input.id}" does not exist`, 'Reload the village and edit an existing group.');
   }
   const id = existing?.id ?? deriveAgentId(name, new Set(world.groups.map((g) => g.id)));
   const group: Group = {
@@ -102,7 +88,7 @@ export function upsertGroup(world: World, input: GroupInput): { world: World; id
 /** Removes a group; its servants become ungrouped. */
 export function removeGroup(world: World, groupId: string): World {
   if (!world.groups.some((g) => g.id === groupId)) {
-    throw invalid('Group', 'id', `"${groupId}" does not exist`, 'Reload the village.');
+    throw fieldInvalid('Group', 'id', `"${groupId}" does not exist`, 'Reload the village.');
   }
   return {
     ...world,
@@ -122,10 +108,7 @@ export function setExternalName(world: World, name: string | null): World {
   if (name === null || name.trim() === '') return { ...world, externalName: null };
   const normalized = normalizeUserName(name);
   if (normalized === null) {
-    throw new FuseforksError('INVALID_USER_NAME', 'The external name must be 1-32 characters without 【】［］ or control characters.', {
-      fix: 'Shorten the name or remove the brackets.',
-      details: { field: 'externalName' },
-    });
+    throw externalNameInvalid();
   }
   return { ...world, externalName: normalized };
 }

@@ -8,6 +8,8 @@ import { LANGUAGES } from '../../core/world/enums.js';
 import { normalizeUserName } from '../../core/world/normalize.js';
 import type { Language, World } from '../../core/world/types.js';
 import { setExternalName } from './villageEdits.js';
+import { fieldInvalid } from '../../core/errors/requestErrors.js';
+import { tokenBudgetInvalid, userNameInvalid } from '../../core/errors/worldErrors.js';
 
 /** Fields of the settings form; a missing field keeps its value. */
 export interface VillageSettingsInput {
@@ -31,9 +33,7 @@ export const MAX_ASK_TIMEOUT_SECS = 86_400;
 /** Deepest delegation chain a person may allow. */
 export const MAX_HOPS_LIMIT = 64;
 
-function invalid(field: string, message: string, fix: string, code: 'INVALID_REQUEST' | 'INVALID_TOKEN_BUDGET' | 'INVALID_USER_NAME' = 'INVALID_REQUEST'): FuseforksError {
-  return new FuseforksError(code, `Village settings: ${field} ${message}.`, { fix, details: { field } });
-}
+const invalid = (field: string, problem: string, fix: string): FuseforksError => fieldInvalid('Village settings', field, problem, fix);
 
 function wholeIn(value: unknown, field: string, min: number, max: number, fix: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(field, `must be a whole number from ${min} to ${max}`, fix);
@@ -49,7 +49,7 @@ export function applyVillageSettings(world: World, input: unknown): World {
     if (raw === null || (typeof raw === 'string' && raw.trim() === '')) next.userName = null;
     else {
       const name = typeof raw === 'string' ? normalizeUserName(raw) : null;
-      if (name === null) throw invalid('userName', 'must be 1–32 characters without 【】［］ or control characters', 'Shorten the name or remove the brackets.', 'INVALID_USER_NAME');
+      if (name === null) throw userNameInvalid('userName', 'must be 1–32 characters without 【】［］ or control characters', 'Shorten the name or remove the brackets.');
       next.userName = name;
     }
   }
@@ -61,7 +61,7 @@ export function applyVillageSettings(world: World, input: unknown): World {
     const budget = s.tokenBudget;
     if (budget === null) next.tokenBudget = null;
     else if (typeof budget === 'number' && Number.isSafeInteger(budget) && budget > 0) next.tokenBudget = budget;
-    else throw invalid('tokenBudget', 'must be a positive whole number of effective tokens, or no limit', 'Enter e.g. 1000000, or choose no limit.', 'INVALID_TOKEN_BUDGET');
+    else throw tokenBudgetInvalid('tokenBudget', 'must be a positive whole number of effective tokens, or no limit', 'Enter e.g. 1000000, or choose no limit.');
   }
   if ('askTimeoutSecs' in s) next.askTimeoutSecs = wholeIn(s.askTimeoutSecs, 'askTimeoutSecs', 1, MAX_ASK_TIMEOUT_SECS, 'Enter the seconds an external request may wait, e.g. 600.');
   if ('maxHops' in s) next.maxHops = wholeIn(s.maxHops, 'maxHops', 1, MAX_HOPS_LIMIT, 'Enter how deep delegation may go, e.g. 8.');

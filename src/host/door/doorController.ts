@@ -4,10 +4,10 @@
  * not be read) and then makes the live door match it — so the file is always what the next start will do.
  * A host that does not serve (`ask`, management commands) only writes the file.
  */
-import { FuseforksError } from '../../core/errors.js';
 import { doorStatusOf, newDoorToken, readDoorSettings, saveDoorSettings, withDoorEnabled, type DoorSettings, type DoorStatus } from './doorSettings.js';
 import type { AskExternal, Door } from './openDoor.js';
 import { openShelfDoor } from './shelfDoor.js';
+import { doorPortInvalid } from '../../core/errors/requestErrors.js';
 
 /** What a caller sees of the door: the shelf settings, whether it listens here, never the token itself. */
 export interface DoorView extends DoorStatus {
@@ -66,10 +66,7 @@ export class DoorController {
   setPort(port: number): Promise<DoorView> {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       return Promise.reject(
-        new FuseforksError('INVALID_REQUEST', `The door port must be a whole number from 1 to 65535, not ${String(port)}.`, {
-          fix: 'Choose a free port such as 39641.',
-          details: { field: 'port' },
-        }),
+        doorPortInvalid(port),
       );
     }
     return this.change((settings) => ({ ...settings, port }));

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { FuseforksError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
 import { readJsonObject } from '../../core/village/jsonObjectText.js';
+import { doorSettingsBroken, settingsFileUnreadable } from '../../core/errors/configErrors.js';
 
 /** Default door port. */
 export const DOOR_DEFAULT_PORT = 39641;
@@ -46,28 +47,21 @@ export function newDoorToken(): string {
   return randomBytes(16).toString('hex');
 }
 
-function broken(file: string, reason: string): FuseforksError {
-  return new FuseforksError('CONFIG_PARSE', `${file}: ${reason}; the door stays closed and settings are not saved`, {
-    fix: `fix or delete ${file} by hand (deleting it resets the door to off with a new token on the next switch-on)`,
-    details: { file },
-  });
-}
-
 /** Validates the parsed JSON of mcp_server.json. Pure. */
 export function parseDoorSettings(text: string, file: string): DoorSettingsRead {
   if (text.trim() === '') return { ok: true, settings: { ...DEFAULTS }, raw: {} };
   const read = readJsonObject(text);
-  if (!read.ok) return { ok: false, error: broken(file, read.reason) };
+  if (!read.ok) return { ok: false, error: doorSettingsBroken(file, read.reason) };
   const raw = read.value;
   const enabled = raw.enabled ?? DEFAULTS.enabled;
   const port = raw.port ?? DEFAULTS.port;
   const token = raw.token ?? null;
-  if (typeof enabled !== 'boolean') return { ok: false, error: broken(file, '"enabled" must be true or false') };
+  if (typeof enabled !== 'boolean') return { ok: false, error: doorSettingsBroken(file, '"enabled" must be true or false') };
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-    return { ok: false, error: broken(file, '"port" must be an integer from 1 to 65535') };
+    return { ok: false, error: doorSettingsBroken(file, '"port" must be an integer from 1 to 65535') };
   }
   if (token !== null && (typeof token !== 'string' || !/^[0-9a-f]{32}$/i.test(token))) {
-    return { ok: false, error: broken(file, '"token" must be 32 hex characters') };
+    return { ok: false, error: doorSettingsBroken(file, '"token" must be 32 hex characters') };
   }
   return { ok: true, settings: { enabled, port, token }, raw };
 }
@@ -80,7 +74,7 @@ export async function readDoorSettings(file: string): Promise<DoorSettingsRead> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: true, settings: { ...DEFAULTS }, raw: {} };
-    return { ok: false, error: new FuseforksError('CONFIG_IO', `${file}: cannot read the file (${code ?? 'error'}); the door stays closed and settings are not saved`, { fix: 'check the file permissions', details: { file }, cause: error }) };
+    return { ok: false, error: settingsFileUnreadable(file, code, 'the door stays closed and settings are not saved', error) };
   }
   return parseDoorSettings(text, file);
 }

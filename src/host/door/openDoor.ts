@@ -14,9 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { FuseforksError, isFuseforksError } from '../../core/errors.js';
+import { isFuseforksError } from '../../core/errors.js';
 import type { PlanTaskState } from '../../core/events.js';
 import { checkDoorRequest, DOOR_MAX_BODY_BYTES } from './doorGuard.js';
+import { doorCannotListen, doorTokenMissing } from '../../core/errors/hostErrors.js';
 
 /** The single tool's name (pinned, with the count, by a test). */
 export const DOOR_TOOL_NAME = 'ask_fuseforks';
@@ -93,7 +94,7 @@ function closingError(): FuseforksError {
 /** Opens the door; rejects with MCP_FAILED when the port cannot be bound (busy = ON but not listening). */
 export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   if (!/^[0-9a-f]{32}$/i.test(options.token)) {
-    throw new FuseforksError('MCP_FAILED', 'the door needs a 32-hex token (mcp_server.json "token")', { fix: 'switch the door on again to generate a token' });
+    throw doorTokenMissing();
   }
   const [{ McpServer: McpServerClass }, { StreamableHTTPServerTransport: Transport }, { isInitializeRequest }, { z }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
@@ -252,11 +253,7 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   );
   await new Promise<void>((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
-      reject(new FuseforksError('MCP_FAILED', `the door cannot listen on 127.0.0.1:${options.port} (${error.code ?? error.message})`, {
-        fix: error.code === 'EADDRINUSE' ? `another program uses port ${options.port}; choose another port in mcp_server.json` : 'check the port in mcp_server.json',
-        details: { port: options.port },
-        cause: error,
-      }));
+      reject(doorCannotListen(options.port, error.code, error.message, error));
     });
     http.listen(options.port, '127.0.0.1', () => resolve());
   });

@@ -15,6 +15,7 @@ import { readMcpConfig, type McpServerConfig } from './mcpConfig.js';
 import { McpConnection, type McpConnectOptions } from './mcpConnection.js';
 import { renderMcpResult } from './mcpResult.js';
 import { mcpToolDescription, mcpToolName, mcpToolParameters } from './mcpToolNames.js';
+import { mcpToolNotConnected } from '../../core/errors/hostErrors.js';
 
 /** Status of one configured server (GUI list, `check`-like reports). `tools` are model-facing names. */
 export interface McpServerStatus {
@@ -129,10 +130,7 @@ export class McpClientManager {
     const tool = this.settledAgent(agentId)?.tools.get(name) ?? this.shared.tools.get(name);
     const language = this.opts.language?.() ?? 'en';
     if (tool === undefined) {
-      throw new FuseforksError('MCP_FAILED', `no MCP tool "${name}" is connected for agent "${agentId}"`, {
-        agentId,
-        fix: 'reload the MCP servers or restart the agent',
-      });
+      throw mcpToolNotConnected(name, agentId);
     }
     const result = await tool.connection.call(tool.serverTool, args, signal);
     return renderMcpResult(result, language);

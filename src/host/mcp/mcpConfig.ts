@@ -8,8 +8,8 @@
  * A broken file is an error naming the file and the position; it is never treated as empty.
  */
 import { readFile } from 'node:fs/promises';
-import { FuseforksError } from '../../core/errors.js';
 import { findJsonError } from '../../core/village/jsonErrorPosition.js';
+import { mcpConfigBroken, settingsFileUnreadable } from '../../core/errors/configErrors.js';
 
 /** One stdio server: a child process speaking MCP on stdin/stdout. */
 export interface McpStdioConfig {
@@ -38,28 +38,24 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function parseError(file: string, message: string, fix: string): FuseforksError {
-  return new FuseforksError('CONFIG_PARSE', `${file}: ${message}`, { fix, details: { file } });
-}
-
 function stringMap(file: string, server: string, key: string, value: unknown): Record<string, string> {
   if (value === undefined) return {};
   if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    throw parseError(file, `server "${server}": "${key}" must be an object of strings`, `write "${key}": {"NAME": "value"} or remove it`);
+    throw mcpConfigBroken(file, `server "${server}": "${key}" must be an object of strings`, `write "${key}": {"NAME": "value"} or remove it`);
   }
   return { ...(value as Record<string, string>) };
 }
 
 function parseEntry(file: string, name: string, entry: unknown): McpServerConfig {
-  if (!isObject(entry)) throw parseError(file, `server "${name}" must be an object`, `write "${name}": {"command": "…"} or {"url": "…"}`);
+  if (!isObject(entry)) throw mcpConfigBroken(file, `server "${name}" must be an object`, `write "${name}": {"command": "…"} or {"url": "…"}`);
   if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') {
-    throw parseError(file, `server "${name}": "enabled" must be true or false`, 'write "enabled": true or false, or remove it');
+    throw mcpConfigBroken(file, `server "${name}": "enabled" must be true or false`, 'write "enabled": true or false, or remove it');
   }
   const enabled = entry.enabled !== false;
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand === hasUrl) {
-    throw parseError(
+    throw mcpConfigBroken(
       file,
       hasCommand ? `server "${name}" has both "command" and "url"` : `server "${name}" has neither "command" (stdio) nor "url" (Streamable HTTP)`,
       'give a stdio server a "command" and an HTTP server a "url", not both',
@@ -67,11 +63,11 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
   }
   if (hasCommand) {
     if (typeof entry.command !== 'string' || entry.command.trim() === '') {
-      throw parseError(file, `server "${name}": "command" must be a non-empty string`, 'write "command": "npx" (or an absolute path)');
+      throw mcpConfigBroken(file, `server "${name}": "command" must be a non-empty string`, 'write "command": "npx" (or an absolute path)');
     }
     const args = entry.args ?? [];
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
-      throw parseError(file, `server "${name}": "args" must be an array of strings`, 'write "args": ["-y", "some-server"]');
+      throw mcpConfigBroken(file, `server "${name}": "args" must be an array of strings`, 'write "args": ["-y", "some-server"]');
     }
     return { kind: 'stdio', name, command: entry.command, args: [...(args as string[])], env: stringMap(file, name, 'env', entry.env), enabled };
   }
@@ -82,7 +78,7 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
     url = null;
   }
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw parseError(file, `server "${name}": "url" must be an http:// or https:// URL`, 'write "url": "http://127.0.0.1:8080/mcp"');
+    throw mcpConfigBroken(file, `server "${name}": "url" must be an http:// or https:// URL`, 'write "url": "http://127.0.0.1:8080/mcp"');
   }
   return { kind: 'http', name, url: url.href, headers: stringMap(file, name, 'headers', entry.headers), enabled };
 }
@@ -96,11 +92,11 @@ export function parseMcpConfig(text: string, file: string): McpServerConfig[] {
   } catch {
     const at = findJsonError(text);
     const where = at === null ? '' : ` at line ${at.line}, column ${at.column} (${at.reason})`;
-    throw parseError(file, `not valid JSON${where}`, 'fix the JSON by hand (the file is left as it is)');
+    throw mcpConfigBroken(file, `not valid JSON${where}`, 'fix the JSON by hand (the file is left as it is)');
   }
-  if (!isObject(value)) throw parseError(file, 'expected a JSON object {"mcpServers": {…}}', 'wrap the servers as {"mcpServers": {…}}');
+  if (!isObject(value)) throw mcpConfigBroken(file, 'expected a JSON object {"mcpServers": {…}}', 'wrap the servers as {"mcpServers": {…}}');
   if (value.mcpServers === undefined) return [];
-  if (!isObject(value.mcpServers)) throw parseError(file, '"mcpServers" must be an object', 'write "mcpServers": {"name": {…}}');
+  if (!isObject(value.mcpServers)) throw mcpConfigBroken(file, '"mcpServers" must be an object', 'write "mcpServers": {"name": {…}}');
   return Object.entries(value.mcpServers).map(([name, entry]) => parseEntry(file, name, entry));
 }
 
@@ -112,11 +108,7 @@ export async function readMcpConfig(file: string): Promise<McpServerConfig[]> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new FuseforksError('CONFIG_IO', `${file}: cannot read the file (${code ?? 'error'})`, {
-      fix: 'check the file permissions',
-      details: { file },
-      cause: error,
-    });
+    throw settingsFileUnreadable(file, code, null, error);
   }
   return parseMcpConfig(text, file);
 }

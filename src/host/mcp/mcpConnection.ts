@@ -10,6 +10,7 @@ import { mcpChildEnv } from './mcpChildEnv.js';
 import type { McpServerConfig } from './mcpConfig.js';
 import type { McpCallResultLike } from './mcpResult.js';
 import { LineSplitter } from './stderrLines.js';
+import { mcpCallFailed, mcpConnectFailed } from '../../core/errors/hostErrors.js';
 
 /** Connect + tools/list bound per server (ms), as in the original (`CONNECT_TIMEOUT`). */
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
@@ -101,10 +102,7 @@ export class McpConnection {
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         deadline.abort();
-        reject(new FuseforksError('MCP_FAILED', `MCP server "${config.name}" did not connect and list its tools within ${Math.round(timeoutMs / 1000)} s`, {
-          fix: 'check the command or URL in mcp.json and that the server starts on its own',
-          details: { server: config.name },
-        }));
+        reject(mcpConnectFailed(config.name, { timeoutSecs: Math.round(timeoutMs / 1000) }));
       }, timeoutMs);
     });
     try {
@@ -114,11 +112,7 @@ export class McpConnection {
       await transport.close().catch(() => undefined);
       if (pid !== null) await ensureGone(pid);
       if (error instanceof FuseforksError) throw error;
-      throw new FuseforksError('MCP_FAILED', `MCP server "${config.name}" failed to connect: ${messageOf(error)}`, {
-        fix: 'check the command or URL in mcp.json and that the server starts on its own',
-        details: { server: config.name },
-        cause: error,
-      });
+      throw mcpConnectFailed(config.name, { why: messageOf(error) }, error);
     } finally {
       clearTimeout(timer);
     }
@@ -138,12 +132,7 @@ export class McpConnection {
       if (!transportLevel && !signal.aborted) {
         return { content: [{ type: 'text', text: messageOf(error) }], isError: true };
       }
-      throw new FuseforksError('MCP_FAILED', signal.aborted
-        ? `MCP call ${this.config.name}/${tool} was cancelled`
-        : `MCP call ${this.config.name}/${tool} failed: ${messageOf(error)}`, {
-        details: { server: this.config.name, tool, cancelled: signal.aborted },
-        cause: error,
-      });
+      throw mcpCallFailed(this.config.name, tool, signal.aborted ? null : messageOf(error), error);
     } finally {
       signal.removeEventListener('abort', forward);
     }

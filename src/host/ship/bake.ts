@@ -10,7 +10,6 @@
  */
 import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { FuseforksError } from '../../core/errors.js';
 import { gatherView, villageMissing } from '../../core/preflight/gatherView.js';
 import { hasReject, type Finding } from '../../core/preflight/finding.js';
 import { headlessPreflight } from '../../core/preflight/headlessPreflight.js';
@@ -24,6 +23,7 @@ import { loadWorld } from '../../core/village/worldStore.js';
 import { readVillageId } from '../../core/village/villageId.js';
 import type { StartSetError } from '../../core/world/startSet.js';
 import { BAKE_FORMAT, BAKE_MANIFEST_FILE, bakeInvalid, type BakeManifest } from './bakeManifest.js';
+import { fileCopyFailed } from '../../core/errors/configErrors.js';
 
 /** What to bake. */
 export interface BakeOptions {
@@ -153,10 +153,6 @@ export async function copyIfFile(from: string, to: string): Promise<boolean> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     if (code === 'ENOENT') return false;
-    throw new FuseforksError('CONFIG_IO', `Cannot copy ${from} to ${to} (${code}).`, {
-      fix: 'Check that the file is readable and the target folder writable by this user.',
-      details: { file: from, reason: code },
-      cause: error,
-    });
+    throw fileCopyFailed(from, to, code, error);
   }
 }

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FuseforksError } from '../../core/errors.js';
 import { isDesignPath, SHELF_FILES, type ShelfFile } from '../../core/village/designFiles.js';
+import { bakeInvalid, bakeVillageMismatch } from '../../core/errors/hostErrors.js';
 
 /** File name of the manifest inside a bake folder (never copied into a data dir). */
 export const BAKE_MANIFEST_FILE = 'bake.json';
@@ -60,16 +60,5 @@ export function readBakeManifest(bakeDir: string): BakeManifest {
   return m as BakeManifest;
 }
 
-/** BAKE_INVALID: a folder that is not a bake, or an --out that would overwrite something. */
-export function bakeInvalid(message: string, fix: string): FuseforksError {
-  return new FuseforksError('BAKE_INVALID', message, { fix });
-}
-
-/** BAKE_VILLAGE_MISMATCH: a design update from another village. */
-export function bakeVillageMismatch(bakeId: string | null, dataId: string | null, dataDir: string): FuseforksError {
-  return new FuseforksError(
-    'BAKE_VILLAGE_MISMATCH',
-    `The bake is of village ${bakeId ?? '(no id)'} but ${dataDir} holds village ${dataId ?? '(no id)'}; its sessions would not belong to the new design.`,
-    { fix: 'Seed an empty data dir with this bake, or bake the village that lives in this data dir.', details: { bake: bakeId, data: dataId } },
-  );
-}
+/** BAKE_INVALID and BAKE_VILLAGE_MISMATCH: their factories live in the error catalogue. */
+export { bakeInvalid, bakeVillageMismatch };

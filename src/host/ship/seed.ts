@@ -10,7 +10,6 @@
 import { copyFile, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { FuseforksError } from '../../core/errors.js';
 import { AGENT_DESIGN_FILES, RUNTIME_APPENDED_DESIGN_FILE, WORKSPACE_DESIGN_FILES } from '../../core/village/designFiles.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { readVillageId } from '../../core/village/villageId.js';
@@ -18,6 +17,8 @@ import { isSafeIdentifier } from '../../core/world/identifiers.js';
 import { acquireVillageLock } from '../villageLock.js';
 import { copyIfFile } from './bake.js';
 import { bakeVillageMismatch, readBakeManifest } from './bakeManifest.js';
+import { bakeInvalid } from '../../core/errors/hostErrors.js';
+import { fileReplaceFailed } from '../../core/errors/configErrors.js';
 
 /** What to seed. */
 export interface SeedOptions {
@@ -86,14 +87,14 @@ export async function seedVillage(options: SeedOptions): Promise<SeedResult> {
 async function replaceFile(from: string, to: string): Promise<void> {
   const temp = join(dirname(to), `.seed-${process.pid}.tmp`);
   if (!(await copyIfFile(from, temp))) {
-    throw new FuseforksError('BAKE_INVALID', `The bake lists ${from}, but the file is missing.`, { fix: 'Bake the village again.' });
+    throw bakeInvalid(`The bake lists ${from}, but the file is missing.`, 'Bake the village again.');
   }
   try {
     await rename(temp, to);
   } catch (error) {
     await rm(temp, { force: true });
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new FuseforksError('CONFIG_IO', `Cannot replace ${to} (${code}).`, { fix: 'Check that the data dir is writable by this user.', details: { file: to, reason: code }, cause: error });
+    throw fileReplaceFailed(to, code, error);
   }
 }
 

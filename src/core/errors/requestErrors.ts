@@ -1,0 +1,116 @@
+/**
+ * Requests a person (through the GUI, the CLI or the door) made in a shape the command cannot take
+ * (INVALID_REQUEST, GUI_UNAUTHORIZED). Each names the field and how to send it right.
+ */
+import { errorFactory } from './errorFactory.js';
+
+/** A form field that breaks its rule: "`subject`: `field` `problem`." (Village settings, Role, Model template, Group). */
+export const fieldInvalid = errorFactory('INVALID_REQUEST', (subject: string, field: string, problem: string, fix: string) => ({
+  message: `${subject}: ${field} ${problem}.`,
+  fix,
+  details: { field },
+}));
+
+/** A servant edit whose field fails the world.json schema (`why` = the schema's message). */
+export const servantFieldInvalid = errorFactory('INVALID_REQUEST', (id: string, field: string, why: string) => ({
+  message: `Servant "${id}": field ${field} is invalid (${why}).`,
+  fix: `Correct ${field} and save again.`,
+  agentId: id,
+  details: { field },
+}));
+
+/** A run.json policy edit whose field breaks its rule. */
+export const runPolicyFieldInvalid = errorFactory('INVALID_REQUEST', (field: string, problem: string, fix: string) => ({
+  message: `run.json field ${field} ${problem}.`,
+  fix,
+  details: { field },
+}));
+
+/** A door port outside 1-65535. */
+export const doorPortInvalid = errorFactory('INVALID_REQUEST', (port: unknown) => ({
+  message: `The door port must be a whole number from 1 to 65535, not ${String(port)}.`,
+  fix: 'Choose a free port such as 39641.',
+  details: { field: 'port' },
+}));
+
+/** An API key registered empty. */
+export const apiKeyEmpty = errorFactory('INVALID_REQUEST', () => ({
+  message: 'The API key is empty.',
+  fix: 'Paste the key, then press Register.',
+  details: { field: 'key' },
+}));
+
+/** A file editor sent text that is not a string (`subject` = "Ordinance" or "file"). */
+export const textNotString = errorFactory('INVALID_REQUEST', (subject: string) => ({
+  message: `The ${subject} text must be a string.`,
+  fix: 'Reload the page and save again.',
+  details: { field: 'text' },
+}));
+
+/** The Ordinance changed on disk after the editor opened it. */
+export const ordinanceChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string) => ({
+  message: `${file} changed on disk since it was opened.`,
+  fix: 'Copy your edit, reload, then apply it again.',
+  details: { field: 'base', file },
+}));
+
+/** An agent file changed on disk after the editor opened it (the servant may have written it). */
+export const agentFileChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string, agentId: string) => ({
+  message: `${file} changed on disk since it was opened (the servant may have written to it).`,
+  fix: 'Copy your edit, reload the file, then apply the edit again.',
+  agentId,
+  details: { field: 'base', file },
+}));
+
+/** An agent file kind that is not editable. */
+export const unknownAgentFile = errorFactory('INVALID_REQUEST', (kind: unknown, known: readonly string[]) => ({
+  message: `There is no agent file "${String(kind)}".`,
+  fix: `Use one of ${known.join(', ')}.`,
+  details: { field: 'kind' },
+}));
+
+/** A GUI API request field of the wrong type (`what` = the type it must be). */
+export const requestFieldInvalid = errorFactory('INVALID_REQUEST', (key: string, what: string) => ({
+  message: `The request field "${key}" must be ${what}.`,
+  fix: 'Reload the page; the client and the server disagree about this request.',
+  details: { field: key },
+}));
+
+/** A GUI API request body above the limit (bytes). */
+export const bodyTooLarge = errorFactory('INVALID_REQUEST', (limit: number) => ({
+  message: `The request body is larger than ${limit} bytes.`,
+  fix: 'Send a smaller body.',
+}));
+
+/** A GUI API request body that is not a JSON object (`parsed` = it was JSON, but not an object). */
+export const bodyNotObject = errorFactory('INVALID_REQUEST', (parsed: boolean) => ({
+  message: parsed ? 'The request body must be a JSON object.' : 'The request body is not JSON.',
+  fix: 'Send a JSON object.',
+}));
+
+/** A chat message sent empty. */
+export const messageEmpty = errorFactory('INVALID_REQUEST', () => ({
+  message: 'The message is empty.',
+  fix: 'Type a message first.',
+  details: { field: 'text' },
+}));
+
+/** A held plan wave withdrawn before a person decided (interrupted, or its agent stopped). */
+export const planReviewWithdrawn = errorFactory('INVALID_REQUEST', (planId: number) => ({
+  message: `plan ${planId} is no longer waiting for review`,
+  fix: 'nothing to do: the wave was interrupted or its agent stopped',
+  details: { planId },
+}));
+
+/** A decision for a plan that is not waiting (already decided, interrupted, agent stopped). */
+export const planNotWaiting = errorFactory('INVALID_REQUEST', (planId: number) => ({
+  message: `no plan ${planId} is waiting for review`,
+  fix: 'reload the wave list: the plan was already decided, interrupted, or its agent stopped',
+  details: { planId },
+}));
+
+/** A GUI API request without the launch token, or from a foreign Host/Origin. */
+export const guiUnauthorized = errorFactory('GUI_UNAUTHORIZED', (reason: string) => ({
+  message: `Refused: ${reason}.`,
+  fix: "Open the URL fuseforks-cli gui printed (it carries this launch's token).",
+}));

@@ -1,0 +1,40 @@
+/**
+ * Schedules and their pre-checks (SCHEDULE_NOT_FOUND, INVALID_SCHEDULE, SCHEDULE_STORE_BLOCKED). An unreadable
+ * schedules.json blocks every write and is never overwritten.
+ */
+import { errorFactory } from './errorFactory.js';
+
+/** A schedule id that schedules.json does not have; `fromList` = the GUI's approval list (it says reload). */
+export const scheduleNotFound = errorFactory('SCHEDULE_NOT_FOUND', (id: string, file: string, fromList: boolean) => ({
+  message: `No schedule with id ${id} in ${file}`,
+  fix: fromList ? 'Reload the schedule list and pick one of its schedules.' : 'List the schedules and use one of their ids.',
+  details: { id },
+}));
+
+/** A schedule row that breaks a rule (`problem` names it, `field` the key to correct). */
+export const scheduleInvalid = errorFactory('INVALID_SCHEDULE', (field: string, problem: string) => ({
+  message: `Invalid schedule: ${problem}`,
+  fix: `Correct the field "${field}" and try again.`,
+  details: { field },
+}));
+
+/** A schedule's pre-check that breaks a rule. */
+export const probeInvalid = errorFactory('INVALID_SCHEDULE', (field: string, problem: string, fix: string) => ({
+  message: `Invalid pre-check: ${problem}`,
+  fix,
+  details: { field },
+}));
+
+/** An approval asked for a schedule without a pre-check. */
+export const scheduleHasNoProbe = errorFactory('INVALID_SCHEDULE', (id: string) => ({
+  message: `Schedule ${id} has no pre-check to approve or revoke.`,
+  fix: 'Set a pre-check command on the schedule first.',
+  details: { field: 'probe', id },
+}));
+
+/** schedules.json could not be parsed, so no schedule may be changed (position of the first error). */
+export const scheduleStoreBlocked = errorFactory('SCHEDULE_STORE_BLOCKED', (file: string, line: number, column: number, reason: string) => ({
+  message: `Schedules cannot be changed: ${file} could not be read (line ${line}, column ${column}: ${reason})`,
+  fix: `Fix or remove ${file} by hand and reopen the village; it is left untouched until then.`,
+  details: { file, line, column },
+}));
