@@ -5,7 +5,7 @@
 import { jevFileObject, jevTemplate, readJevSettings, type JevSettings } from '../core/jev/jevSettings.js';
 import { readJudgeConfig } from '../core/jev/judgeConfig.js';
 import type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
-import { FuseforksError, isFuseforksError } from '../core/errors.js';
+import { isFuseforksError } from '../core/errors.js';
 import { createBackendStrict } from '../core/llm/factory.js';
 import { JEV_TOKEN_KEY } from '../core/secrets/secretNames.js';
 import { MemorySecretStore, type SecretStore } from '../core/secrets/secretStore.js';
@@ -17,6 +17,7 @@ import type { JevApi } from './hostApi.js';
 
 export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
 import { jevToken, setJudgeEnabled } from './jevHost.js';
+import { jevFileUnusable, jevServantNotFound, jevSettingInvalid } from '../core/errors/jevErrors.js';
 
 
 /** What the Jev facet needs from the host. */
@@ -27,36 +28,29 @@ export interface JevPorts {
   world(): World;
 }
 
-function invalid(field: string, what: string): FuseforksError {
-  return new FuseforksError('INVALID_REQUEST', `The Jev setting "${field}" must be ${what}.`, {
-    fix: `Correct "${field}" on the Jev page and save again.`,
-    details: { field },
-  });
-}
-
 /** Checks a settings object from the Jev page; every field named when wrong. */
 export function checkJevInput(input: unknown): JevSettings {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('settings', 'an object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw jevSettingInvalid('settings', 'an object');
   const v = input as Record<string, unknown>;
   const bool = (k: string): boolean => {
-    if (typeof v[k] !== 'boolean') throw invalid(k, 'true or false');
+    if (typeof v[k] !== 'boolean') throw jevSettingInvalid(k, 'true or false');
     return v[k] as boolean;
   };
   const int = (k: string, min: number, max: number): number => {
     const n = v[k];
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw invalid(k, `a whole number from ${min} to ${max}`);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw jevSettingInvalid(k, `a whole number from ${min} to ${max}`);
     return n;
   };
   const baseUrl = typeof v.baseUrl === 'string' ? v.baseUrl.trim() : null;
-  if (baseUrl === null || (baseUrl !== '' && !/^https?:\/\/\S+$/.test(baseUrl))) throw invalid('baseUrl', 'an http(s) URL, or empty');
-  if (typeof v.model !== 'string') throw invalid('model', 'a string');
-  if (typeof v.wire !== 'string' || !(KNOWN_PROVIDERS as readonly string[]).includes(v.wire)) throw invalid('wire', `one of ${KNOWN_PROVIDERS.join(', ')}`);
+  if (baseUrl === null || (baseUrl !== '' && !/^https?:\/\/\S+$/.test(baseUrl))) throw jevSettingInvalid('baseUrl', 'an http(s) URL, or empty');
+  if (typeof v.model !== 'string') throw jevSettingInvalid('model', 'a string');
+  if (typeof v.wire !== 'string' || !(KNOWN_PROVIDERS as readonly string[]).includes(v.wire)) throw jevSettingInvalid('wire', `one of ${KNOWN_PROVIDERS.join(', ')}`);
   const compression = v.compression as Record<string, unknown> | undefined;
-  if (typeof compression !== 'object' || compression === null) throw invalid('compression', 'an object {enabled, thresholdChars}');
-  if (typeof compression.enabled !== 'boolean') throw invalid('compression.enabled', 'true or false');
+  if (typeof compression !== 'object' || compression === null) throw jevSettingInvalid('compression', 'an object {enabled, thresholdChars}');
+  if (typeof compression.enabled !== 'boolean') throw jevSettingInvalid('compression.enabled', 'true or false');
   const threshold = compression.thresholdChars;
   if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1000 || threshold > 1_000_000) {
-    throw invalid('compression.thresholdChars', 'a whole number from 1000 to 1000000');
+    throw jevSettingInvalid('compression.thresholdChars', 'a whole number from 1000 to 1000000');
   }
   return {
     enabled: bool('enabled'),
@@ -89,10 +83,7 @@ export class JevCommands implements JevApi {
     const file = this.ports.paths.shelf.jev;
     const read = await readJevSettings(file);
     if (read.problem !== null) {
-      throw new FuseforksError('CONFIG_PARSE', `${file} cannot be used (${read.problem}); it was left as it is.`, {
-        fix: `Fix or remove ${file}, then save the Jev settings again.`,
-        details: { file, reason: read.problem },
-      });
+      throw jevFileUnusable(file, read.problem, 'settings');
     }
     await writeFileAtomic(file, `${JSON.stringify(jevFileObject(read.raw, settings), null, 2)}\n`);
     return this.view();
@@ -100,7 +91,7 @@ export class JevCommands implements JevApi {
 
   /** Stores the token (write-only; trimmed; an empty one is refused). */
   async setToken(token: string): Promise<JevView> {
-    if (token.trim() === '') throw invalid('token', 'a non-empty token');
+    if (token.trim() === '') throw jevSettingInvalid('token', 'a non-empty token');
     this.ports.secrets.set(JEV_TOKEN_KEY, token.trim());
     return this.view();
   }
@@ -116,10 +107,10 @@ export class JevCommands implements JevApi {
     const ids = this.ports.world().agents.map((a) => a.id);
     for (const id of [agentId, ...(to === null ? [] : [to])]) {
       if (!ids.includes(id)) {
-        throw new FuseforksError('AGENT_NOT_FOUND', `Servant "${id}" is not in world.json.`, { fix: 'Reload the page and pick an existing servant.' });
+        throw jevServantNotFound(id);
       }
     }
-    if (to === agentId) throw invalid('to', 'another servant (a servant cannot be its own judge)');
+    if (to === agentId) throw jevSettingInvalid('to', 'another servant (a servant cannot be its own judge)');
     await setJudgeEnabled(this.ports.paths.workspace, agentId, enabled, to);
     return this.view();
   }

@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DiagSink } from '../core/diag.js';
-import { FuseforksError, isFuseforksError } from '../core/errors.js';
+import { isFuseforksError } from '../core/errors.js';
 import { jevConfigured, readJevSettings } from '../core/jev/jevSettings.js';
 import { judgeFile, judgeOn, readJudgeConfig } from '../core/jev/judgeConfig.js';
 import { JEV_TOKEN_KEY } from '../core/secrets/secretNames.js';
@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../core/village/atomicWrite.js';
 import type { VillagePaths } from '../core/village/paths.js';
 import type { World } from '../core/world/types.js';
 import type { JevInit } from '../actors/protocol.js';
+import { jevFileUnusable, judgeAgentMissing } from '../core/errors/jevErrors.js';
 
 /** The token when stored; null when absent or the store refuses to read (never thrown, never logged). */
 export function jevToken(secrets: SecretStore): string | null {
@@ -78,19 +79,13 @@ export async function setJudgeEnabled(workspaceDir: string, agentId: string, ena
   if (text !== null && text.trim() !== '') {
     const config = readJudgeConfig(workspaceDir, agentId);
     if (config.problem !== null) {
-      throw new FuseforksError('CONFIG_PARSE', `${file} cannot be used (${config.problem}); it was left as it is.`, {
-        fix: `Fix or remove ${file} (a JSON object such as {"enabled": true, "instructions": "…"}), then switch the judge again.`,
-        details: { file, reason: config.problem },
-      });
+      throw jevFileUnusable(file, config.problem, 'judge');
     }
     raw = JSON.parse(text) as Record<string, unknown>;
   }
   const judge = to ?? (typeof raw.to === 'string' && raw.to.trim() !== '' ? raw.to : null);
   if (enabled && judge === null) {
-    throw new FuseforksError('INVALID_REQUEST', `A judge for ${agentId} needs a judge agent ("to" in judge.json).`, {
-      fix: 'Pick the servant who is the judge, then switch it on.',
-      details: { field: 'to' },
-    });
+    throw judgeAgentMissing(agentId);
   }
   await mkdir(dirname(file), { recursive: true });
   await writeFileAtomic(file, `${JSON.stringify({ ...raw, ...(to === null ? {} : { to }), enabled }, null, 2)}\n`);
