@@ -10,6 +10,7 @@
 import { FuseforksError } from '../errors.js';
 import type { ModelTemplate } from '../world/types.js';
 import type { TemplatePrices } from './pricing.js';
+import { priceTableError } from '../errors/pricingErrors.js';
 
 /** Rates above this (USD per 1M tokens) are a unit mix-up or a broken table, not a price. */
 export const MAX_RATE_PER_MTOK = 1000;
@@ -37,9 +38,7 @@ const FIELDS = [
 ] as const;
 
 /** The one error of a table that cannot be used (what and where; the body itself is never quoted). */
-export function priceTableError(source: string, reason: string, fix: string): FuseforksError {
-  return new FuseforksError('PRICING_FETCH', `The price table from ${source} ${reason}.`, { fix, details: { source } });
-}
+export { priceTableError };
 
 const sane = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_RATE_PER_MTOK ? v : null);
 
