@@ -1,6 +1,6 @@
 /**
  * The host's own resources (LOCK_HELD, LOCK_IO, SECRET_STORE_FAILED, SECRET_STORE_READ_ONLY, SECRET_NAME_COLLISION,
- * MCP_FAILED, BLACKBOARD_DELETE_FAILED, BAKE_INVALID, BAKE_VILLAGE_MISMATCH). Secret texts name keys and variables,
+ * MCP_FAILED, DOOR_CLOSING, BLACKBOARD_DELETE_FAILED, BAKE_INVALID, BAKE_VILLAGE_MISMATCH). Secret texts name keys and variables,
  * never a value.
  */
 import { errorFactory } from './errorFactory.js';
@@ -124,4 +124,10 @@ export const bakeVillageMismatch = errorFactory('BAKE_VILLAGE_MISMATCH', (bakeId
   message: `The bake is of village ${bakeId ?? '(no id)'} but ${dataDir} holds village ${dataId ?? '(no id)'}; its sessions would not belong to the new design.`,
   fix: 'Seed an empty data dir with this bake, or bake the village that lives in this data dir.',
   details: { bake: bakeId, data: dataId },
+}));
+
+/** A door request cut by the village shutting down. */
+export const doorClosing = errorFactory('DOOR_CLOSING', () => ({
+  message: 'the village is shutting down; this request was not answered',
+  fix: 'send it again once the village is running again',
 }));

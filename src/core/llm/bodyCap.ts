@@ -4,19 +4,10 @@
  * 200 MB one 3 GB, then went to stdout and the session store whole. Past the cap the connection is cancelled and
  * the call fails with LLM_RESPONSE_TOO_LARGE (not retried: the same question would bring the same flood).
  */
-import { LlmError } from './llmError.js';
+import { responseTooLarge } from './llmError.js';
 
 /** Default cap on one reply (bytes on the wire): far above any real answer, far below a flood. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** LLM_RESPONSE_TOO_LARGE for `backend` at `cap` bytes. */
-export function responseTooLarge(backend: string, cap: number, seen: number): LlmError {
-  return new LlmError('LLM_RESPONSE_TOO_LARGE', `${backend} sent more than ${cap} bytes (${seen} read before the connection was closed); the reply was not used`, {
-    fix: 'if this model is meant to answer that much, raise maxResponseBytes on the model template (bytes); otherwise ask for a shorter answer',
-    retryable: false,
-    details: { capBytes: cap, readBytes: seen },
-  });
-}
 
 /**
  * Passes a body through until `cap` bytes, then cancels it and errors with LLM_RESPONSE_TOO_LARGE. A declared

@@ -131,6 +131,14 @@ export const blockedError = llmFactory('LLM_BLOCKED', (backend: string, reason: 
   details: { reason, ...usage },
 }));
 
+/** A reply (whole or streamed) passed the template's maxResponseBytes: not retried, the same question brings the same flood. */
+export const responseTooLarge = llmFactory('LLM_RESPONSE_TOO_LARGE', (backend: string, cap: number, seen: number) => ({
+  message: `${backend} sent more than ${cap} bytes (${seen} read before the connection was closed); the reply was not used`,
+  fix: 'if this model is meant to answer that much, raise maxResponseBytes on the model template (bytes); otherwise ask for a shorter answer',
+  retryable: false,
+  details: { capBytes: cap, readBytes: seen },
+}));
+
 /** The event stream ended before the provider's final event (a dropped connection): retryable. */
 export const streamCutError = llmFactory('LLM_HTTP', (backend: string) => ({
   message: `${backend} stream ended before the reply was complete`,

@@ -17,7 +17,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { isFuseforksError } from '../../core/errors.js';
 import type { PlanTaskState } from '../../core/events.js';
 import { checkDoorRequest, DOOR_MAX_BODY_BYTES } from './doorGuard.js';
-import { doorCannotListen, doorTokenMissing } from '../../core/errors/hostErrors.js';
+import { doorCannotListen, doorClosing, doorTokenMissing } from '../../core/errors/hostErrors.js';
 
 /** The single tool's name (pinned, with the count, by a test). */
 export const DOOR_TOOL_NAME = 'ask_fuseforks';
@@ -85,12 +85,6 @@ interface Session {
   lastSeenMs: number;
 }
 
-function closingError(): FuseforksError {
-  return new FuseforksError('DOOR_CLOSING', 'the village is shutting down; this request was not answered', {
-    fix: 'send it again once the village is running again',
-  });
-}
-
 /** Opens the door; rejects with MCP_FAILED when the port cannot be bound (busy = ON but not listening). */
 export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   if (!/^[0-9a-f]{32}$/i.test(options.token)) {
@@ -125,9 +119,9 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
         const client = server.server.getClientVersion()?.name ?? 'external';
         calls += 1;
         try {
-          if (closing) throw closingError();
+          if (closing) throw doorClosing();
           const outcome = await Promise.race([options.askExternal(client, message, extra.signal), shutdownNow]);
-          if (outcome === 'closing') throw closingError();
+          if (outcome === 'closing') throw doorClosing();
           const meta = { state: outcome.state, tokens: outcome.tokens ?? null, cost: outcome.cost?.usd ?? null };
           return { content: [{ type: 'text' as const, text: outcome.answer }], _meta: { [DOOR_OUTCOME_META]: meta } };
         } catch (error) {
@@ -189,7 +183,7 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (closing) {
       req.resume();
-      return jsonRpcError(res, 503, -32000, `[DOOR_CLOSING] ${closingError().message}`);
+      return jsonRpcError(res, 503, -32000, `[DOOR_CLOSING] ${doorClosing().message}`);
     }
     const verdict = checkDoorRequest(
       { url: req.url, host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization, contentLength: req.headers['content-length'] },

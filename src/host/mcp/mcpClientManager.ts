@@ -6,7 +6,7 @@
  * Per-agent tools win over shared ones with the same `{server}__{tool}` name.
  */
 import { diagText, nullDiagSink, type DiagSink } from '../../core/diag.js';
-import { FuseforksError, isFuseforksError } from '../../core/errors.js';
+import { isFuseforksError } from '../../core/errors.js';
 import type { ToolSpec } from '../../core/llm/canonical.js';
 import type { ToolReply } from '../../core/tools/contract.js';
 import type { VillagePaths } from '../../core/village/paths.js';
