@@ -83,6 +83,9 @@ describe.skipIf(!HAS_CHROMIUM)('files broken by hand, in headless Chromium', () 
     await page.fill(tid('set-user-name'), 'Mender');
     await page.click(tid('settings-dialog-save'));
     await until(() => (JSON.parse(disk('workspace/world.json')) as { userName?: string }).userName === 'Mender', 'settings saved');
+    // The file is written before the answer reaches the page; until the re-read state arrives the form is still
+    // "unsaved" and Escape asks first. Save turns disabled once the dialog holds the saved state.
+    await page.waitForSelector(`${tid('settings-dialog-save')}:disabled`);
     await closeWithEscape('settings-dialog');
 
     for (const [rel, text] of Object.entries(BROKEN)) expect(disk(rel), rel).toBe(text);
