@@ -29,8 +29,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Packages `core` must never load: it runs inside agent workers and stays free of servers and CLIs. */
 const FORBIDDEN_IN_CORE: Record<string, (file: string) => boolean> = {
   'node:worker_threads': () => true,
-  'node:http': () => true,
-  'node:https': () => true,
+  // The model client (a client only: no server in core).
+  'node:http': (file) => file !== 'core/llm/httpClient.ts',
+  'node:https': (file) => file !== 'core/llm/httpClient.ts',
   '@oclif/core': () => true,
   '@modelcontextprotocol/sdk': () => true,
   pino: (file) => file !== 'core/log.ts',
