@@ -1,7 +1,10 @@
 /**
- * One agent worker thread as the supervisor holds it: spawn, the `init` → `ready` handshake on
- * parentPort, the private port (data plane plus comlink in both directions), and a bounded join.
- * Knows nothing about routing.
+ * One agent worker thread and everything in flight on it (STYLE 19): the thread, the `init` → `ready` handshake on
+ * parentPort, the private port (data plane plus comlink in both directions), the calls into the worker and the
+ * interrupts waiting for their ack, the worker's calls and held reviews on the main side, and its life stage.
+ * One idempotent `destroy(reason)` ends all of it: the worker's exit calls it (a crash unless the exit was
+ * expected), and so do stop, reaping and shutdown. What routing holds for the worker (its envelope in flight, its
+ * queue) is settled through the `release` callback, from that same teardown.
  */
 import type { Remote } from 'comlink';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
@@ -13,7 +16,8 @@ import {
   type ToWorker,
   type WorkerBatch,
 } from './protocol.js';
-import { CallsInFlight, exposeOn, remoteOn, type MainSide, type WorkerSide } from './rpc.js';
+import type { AgentMainSide } from './mainSide.js';
+import { CallsInFlight, exposeOn, remoteOn, type WorkerSide } from './rpc.js';
 import type { SummaryCallReply, SummaryCallRequest } from './summaryCall.js';
 import { workerCrashed, workerStopped } from './workerErrors.js';
 import { adoptPrewarmed } from './workerPrewarm.js';
@@ -25,13 +29,21 @@ export interface WorkerExit {
   wasReady: boolean;
 }
 
+/** Why a worker's life ended: `crashed` fails what was in flight with WORKER_CRASHED, `stopped` with NOT_RUNNING. */
+export type TeardownReason = { kind: 'stopped' } | { kind: 'crashed'; reason: string };
+
+/** A worker's life: `starting` until `ready`; `exiting` once its exit is expected (stop, fatal turn); `destroyed`. */
+export type WorkerStage = 'starting' | 'ready' | 'exiting' | 'destroyed';
+
 export interface AgentHandleCallbacks {
   onMessage(message: FromWorker): void;
   /** Before a batch's messages are handed out one by one: false = the caller keeps it and replays it later. */
   admit?(batch: WorkerBatch): boolean;
+  /** Settles what routing holds for this worker; called once, by `destroy`, before `onExit`. */
+  release?(reason: TeardownReason): void;
   onExit(exit: WorkerExit): void;
-  /** What this worker may call on the main thread (bound to its agent). */
-  mainSide: MainSide;
+  /** What this worker may call on the main thread (bound to its agent); the handle owns it from here on. */
+  mainSide: AgentMainSide;
 }
 
 /** What `spawn` needs besides the callbacks: the init message without its ports. */
@@ -49,15 +61,21 @@ export class AgentHandle {
   /** Interrupts waiting for their `interruptAck`, by id. */
   private readonly interrupts = new Map<number, (cut: boolean) => void>();
   private nextInterrupt = 1;
+  private stageNow: WorkerStage = 'starting';
+  /** Stop, a fatal turn or a teardown asked this thread to end: its exit is then not a crash. */
+  private expected = false;
   private isReady = false;
   private hasExited = false;
   private lastError: Error | null = null;
+  private destroyed: Promise<void> | null = null;
+  private readonly agentId: string;
 
   private constructor(
     private readonly worker: Worker,
     init: InitPayload,
-    callbacks: AgentHandleCallbacks,
+    private readonly callbacks: AgentHandleCallbacks,
   ) {
+    this.agentId = init.agent.id;
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     port1.on('message', (msg: unknown) => {
@@ -82,6 +100,7 @@ export class AgentHandle {
     worker.once('message', (msg: ReadyMessage) => {
       if (msg.kind === 'ready') {
         this.isReady = true;
+        if (this.stageNow === 'starting') this.stageNow = 'ready';
         markReady();
       }
     });
@@ -91,11 +110,9 @@ export class AgentHandle {
     this.exited = new Promise<WorkerExit>((resolve) => {
       worker.once('exit', (code) => {
         this.hasExited = true;
-        port1.close();
         const exit: WorkerExit = { code, error: this.lastError, wasReady: this.isReady };
-        // comlink never settles a call whose peer is gone: fail the open ones with why.
-        const crashed = exit.error !== null || code !== 0;
-        this.calls.rejectAll(crashed ? workerCrashed(init.agent.id, exit.error?.message ?? `exit code ${code}`) : workerStopped(init.agent.id));
+        // An exit nobody asked for is a crash, whatever its code.
+        void this.destroy(this.exitExpected ? { kind: 'stopped' } : { kind: 'crashed', reason: exit.error?.message ?? `exit code ${code}` });
         if (!this.isReady) failBoot(this.lastError ?? new Error(`worker exited with code ${code} before ready`));
         callbacks.onExit(exit);
         resolve(exit);
@@ -120,13 +137,57 @@ export class AgentHandle {
     return !this.hasExited;
   }
 
+  /** Where this worker is in its life. */
+  get stage(): WorkerStage {
+    return this.stageNow;
+  }
+
+  /** True once stop, a fatal turn or a teardown asked the worker to exit (its exit is then not a crash). */
+  get exitExpected(): boolean {
+    return this.expected;
+  }
+
+  /** Calls, interrupts, main-side calls and held reviews still open on this worker (tests, leak checks). */
+  get inFlightCount(): number {
+    return this.calls.size + this.callbacks.mainSide.openCount;
+  }
+
+  /** Asks the worker to end by itself (stop, fatal turn): its exit is then expected, not a crash. */
+  requestStop(): void {
+    if (this.stageNow === 'destroyed') return;
+    this.stageNow = 'exiting';
+    this.expected = true;
+    this.post({ kind: 'stop' });
+  }
+
+  /**
+   * Ends this worker and everything in flight on it, once: open calls and interrupts reject (WORKER_CRASHED on a
+   * crash, NOT_RUNNING on a stop), main-side calls abort, held reviews are withdrawn, routing settles what it holds
+   * for the worker (`release`), the port closes and a live thread is terminated. A second call returns the first's
+   * promise.
+   */
+  destroy(reason: TeardownReason): Promise<void> {
+    if (this.destroyed !== null) return this.destroyed;
+    this.stageNow = 'destroyed';
+    if (!this.hasExited) this.expected = true;
+    // comlink never settles a call whose peer is gone: fail the open ones with why.
+    const error = reason.kind === 'crashed' ? workerCrashed(this.agentId, reason.reason) : workerStopped(this.agentId);
+    this.calls.rejectAll(error);
+    this.interrupts.clear();
+    this.callbacks.mainSide.destroy();
+    this.callbacks.release?.(reason);
+    this.port.close();
+    this.destroyed = this.hasExited ? Promise.resolve() : this.worker.terminate().then(() => this.exited).then(() => undefined);
+    return this.destroyed;
+  }
+
   get threadId(): number {
     return this.worker.threadId;
   }
 
   /** Posts on the data plane (ports in `transfer` move to the worker); a message to a finished worker is dropped. */
   post(message: ToWorker, transfer?: MessagePort[]): void {
-    if (!this.hasExited) this.port.postMessage(message, transfer);
+    if (!this.hasExited && this.destroyed === null) this.port.postMessage(message, transfer);
   }
 
   /**
@@ -164,10 +225,8 @@ export class AgentHandle {
     return false;
   }
 
-  /** Ends the thread now (reaping a failed agent, or past the join bound). */
-  async terminate(): Promise<void> {
-    if (this.hasExited) return;
-    await this.worker.terminate();
-    await this.exited;
+  /** Ends the thread now as a stop (reaping a failed agent, or past the join bound). */
+  terminate(): Promise<void> {
+    return this.destroy({ kind: 'stopped' });
   }
 }

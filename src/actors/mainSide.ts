@@ -1,7 +1,7 @@
 /**
  * The main thread's half of the comlink API for one agent worker (rpc.ts `MainSide`): main-thread tools, scanning
- * on the shared pool, plan reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are aborted here, and so
- * is everything still running when the worker exits.
+ * on the shared pool, plan reviews and room-log reads, bound to that agent. Calls a worker gave up on (interrupt) are
+ * aborted here; everything still running or held when the worker goes is ended by its owner (agentHandle.ts `destroy`).
  */
 import type { ToolReply } from '../core/tools/contract.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
@@ -22,14 +22,18 @@ export interface MainSideDeps {
   readRoomLog(id: string): RoomLogRead;
 }
 
-/** One agent's main side plus the hook the supervisor calls when that worker is gone. */
+/** One agent's main side plus the hook its worker's owner calls when that worker is gone. */
 export interface AgentMainSide extends MainSide {
-  /** Aborts every call still running for this worker (it exited). */
-  abortAll(): void;
+  /** Aborts every call still running for this worker and withdraws the reviews it holds (idempotent). */
+  destroy(): void;
+  /** Calls running plus reviews held for this worker (tests, leak checks). */
+  readonly openCount: number;
 }
 
 export function createMainSide(deps: MainSideDeps): AgentMainSide {
   const running = new Map<number, AbortController>();
+  /** Plan ids of the waves this worker holds for review. */
+  const held = new Set<number>();
   const withCall = async <T>(callId: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const controller = new AbortController();
     running.set(callId, controller);
@@ -55,17 +59,24 @@ export function createMainSide(deps: MainSideDeps): AgentMainSide {
       running.delete(callId);
     },
     reviewPlan(request: PlanReviewRequest): Promise<PlanReviewDecision> {
-      return deps.reviews.hold(request);
+      held.add(request.planId);
+      return deps.reviews.hold(request).finally(() => held.delete(request.planId));
     },
     withdrawReview(planId: number): void {
+      held.delete(planId);
       deps.reviews.forget(planId);
     },
     readRoomLog(id: string): RoomLogRead {
       return deps.readRoomLog(id);
     },
-    abortAll(): void {
+    destroy(): void {
       for (const controller of running.values()) controller.abort();
       running.clear();
+      for (const planId of [...held]) deps.reviews.forget(planId);
+      held.clear();
+    },
+    get openCount(): number {
+      return running.size + held.size;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Waves held for a person's review (issue 8, `planReview`): the worker asks, the supervisor keeps the request
  * until the GUI (through the host) approves or rejects it, then answers the worker. Nothing is delivered and no
- * token is spent meanwhile; a stopped or crashed agent's pending reviews simply disappear.
+ * token is spent meanwhile; a stopped or crashed agent's pending reviews simply disappear
+ * (its main side withdraws the waves its worker held, mainSide.ts).
  */
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
 import { planNotWaiting, planReviewWithdrawn } from '../core/errors/requestErrors.js';
@@ -43,10 +44,5 @@ export class PlanReviews {
     const held = this.pending.get(planId);
     this.pending.delete(planId);
     held?.withdraw(planReviewWithdrawn(planId));
-  }
-
-  /** Drops every pending review of one agent (stopped or crashed). */
-  dropAgent(agentId: string): void {
-    for (const [planId, held] of this.pending) if (held.request.agentId === agentId) this.forget(planId);
   }
 }

@@ -10,7 +10,7 @@ import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '..
 import type { ToolSpec } from '../core/tools/contract.js';
 import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
-import { AgentHandle, type WorkerExit } from './agentHandle.js';
+import { AgentHandle, type TeardownReason, type WorkerExit } from './agentHandle.js';
 import { EventBus } from './eventBus.js';
 import { ExternalQueue, type ExternalTicket } from './externalQueue.js';
 import { externalClientName, statusNotice } from './labels.js';
@@ -133,19 +133,17 @@ export class Supervisor {
     let reaped = false;
     if (slot !== undefined && slot.handle !== null) {
       const hadError = slot.failedWith !== null;
-      await slot.handle.terminate();
+      await slot.handle.destroy({ kind: 'stopped' });
       slot.handle = null;
       reaped = true;
       this.diag.note('agent reaped', { agent: id, had_error: hadError });
     }
     const s: AgentSlot = slot ?? {
-      id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0,
-      exitExpected: false, failedWith: null, restartsAtMs: [], mainSide: null,
+      id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0, failedWith: null, restartsAtMs: [],
     };
     slot = s;
     this.slots.set(id, s);
     slot.failedWith = null;
-    slot.exitExpected = false;
     this.setStatus(slot, 'starting');
     // Published before the spawn: deliveries queue while the worker boots.
     slot.mailbox = new Mailbox(this.opts.mailboxCapacity ?? MAILBOX_CAPACITY);
@@ -165,7 +163,6 @@ export class Supervisor {
       scanPool: this.opts.scanPool ?? sharedScanPool(),
       readRoomLog: (messageId) => this.router.readRoomLog(id, messageId),
     });
-    slot.mainSide = mainSide;
     const handle = AgentHandle.spawn(
       this.opts.workerUrl ?? agentWorkerUrl(),
       {
@@ -190,6 +187,7 @@ export class Supervisor {
       {
         onMessage: (msg) => this.onWorkerMessage(s, handle, msg),
         admit: (batch) => this.direct.admit(s, handle, batch),
+        release: (reason) => this.releaseWorker(s, handle, reason),
         onExit: (exit) => this.onWorkerExit(s, handle, exit),
         mainSide,
       },
@@ -216,15 +214,11 @@ export class Supervisor {
     const handle = slot.handle;
     void this.interruptTurn(id);
     this.setStatus(slot, 'stopping');
-    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
-    slot.mailbox = null;
-    slot.exitExpected = true;
-    handle.post({ kind: 'stop' });
+    this.closeMailbox(slot);
+    handle.requestStop();
+    // The in-flight turn may still finish while we wait; the exit (or the terminate past the bound) settles the rest.
     const joined = await handle.join(this.opts.joinTimeoutMs ?? JOIN_TIMEOUT_MS);
-    if (slot.inFlight !== null) {
-      this.router.replies.resolve(slot.inFlight.id, { text: '', state: 'no_answer' });
-      this.router.finish(slot, slot.inFlight);
-    }
+    await handle.destroy({ kind: 'stopped' });
     if (slot.handle === handle) slot.handle = null;
     this.setStatus(slot, 'idle');
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
@@ -389,7 +383,7 @@ export class Supervisor {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
         if (slot.status === 'running' || slot.status === 'starting') return this.stopAgent(slot.id);
-        await slot.handle?.terminate();
+        await slot.handle?.destroy({ kind: 'stopped' });
         slot.handle = null;
       }),
     );
@@ -480,29 +474,40 @@ export class Supervisor {
     this.router.replies.resolve(envId, { text: '', state: 'no_answer' });
     if (!fatal) return;
     slot.failedWith = 'fatal_llm';
-    slot.exitExpected = true;
-    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
-    slot.mailbox = null;
+    this.closeMailbox(slot);
     this.setStatus(slot, 'failed');
-    handle.post({ kind: 'stop' });
+    handle.requestStop();
   }
 
-  private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
-    this.reviews.dropAgent(slot.id);
-    if (slot.handle === handle) slot.mainSide?.abortAll();
-    void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
-    if (slot.handle !== handle || slot.exitExpected) return;
-    // A crash: only this agent fails; its waiters get no_answer, what it asked is cut.
-    const error: ErrorPayload = toWire(workerCrashed(slot.id, exit.error?.message ?? `exit code ${exit.code}`));
-    if (slot.inFlight !== null) {
-      const env = slot.inFlight;
-      this.bus.emit({ type: 'agentTyping', agentId: slot.id, active: false });
-      void this.cut(env.id);
+  /** No more deliveries to `slot`: its queued envelopes' waiters get no_answer. */
+  private closeMailbox(slot: AgentSlot): void {
+    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
+    slot.mailbox = null;
+  }
+
+  /**
+   * Routing's part of a worker's teardown (called once, from its handle's `destroy`): the envelope it handled and
+   * its queue settle with no_answer; on a crash, what it asked is cut.
+   */
+  private releaseWorker(slot: AgentSlot, handle: AgentHandle, reason: TeardownReason): void {
+    if (slot.handle !== handle) return;
+    const env = slot.inFlight;
+    if (env !== null) {
+      if (reason.kind === 'crashed') {
+        this.bus.emit({ type: 'agentTyping', agentId: slot.id, active: false });
+        void this.cut(env.id);
+      }
       this.router.replies.resolve(env.id, { text: '', state: 'no_answer' });
       this.router.finish(slot, env);
     }
-    this.router.dropQueued(slot, { text: '', state: 'no_answer' });
-    slot.mailbox = null;
+    this.closeMailbox(slot);
+  }
+
+  private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
+    void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
+    if (slot.handle !== handle || handle.exitExpected) return;
+    // A crash: only this agent fails (its handle's teardown already settled its waiters and cut what it asked).
+    const error: ErrorPayload = toWire(workerCrashed(slot.id, exit.error?.message ?? `exit code ${exit.code}`));
     slot.failedWith = 'crash';
     this.bus.emit({ type: 'agentFailed', agentId: slot.id, error });
     this.setStatus(slot, 'failed');

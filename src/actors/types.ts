@@ -6,7 +6,6 @@ import type { BudgetPool } from '../core/budget/budgetPool.js';
 import type { AgentStatus, Endpoint } from '../core/events.js';
 import type { PromptAttachment } from '../core/llm/canonical.js';
 import type { AgentHandle } from './agentHandle.js';
-import type { AgentMainSide } from './mainSide.js';
 import type { Mailbox } from './mailbox.js';
 
 /** One delivered message waiting for (or being handled by) an agent. */
@@ -32,7 +31,10 @@ export interface Envelope {
   askedBy?: { agentId: string; requestId: number };
 }
 
-/** The supervisor's record of one agent. */
+/**
+ * The supervisor's record of one agent across its workers: status, mailbox and the envelope in flight (routing's
+ * view). Everything in flight on the current worker, and its teardown, belongs to `handle` (agentHandle.ts).
+ */
 export interface AgentSlot {
   id: string;
   status: AgentStatus;
@@ -42,12 +44,8 @@ export interface AgentSlot {
   /** The one envelope the worker handles now (≤1 per agent). */
   inFlight: Envelope | null;
   startedAtMs: number;
-  /** Set once stop (or a fatal turn) asked the worker to exit: its exit is then not a crash. */
-  exitExpected: boolean;
   /** The last failure, until the agent is started again. */
   failedWith: 'crash' | 'fatal_llm' | null;
   /** Epoch ms of crash restarts inside the policy window. */
   restartsAtMs: number[];
-  /** The main side of this worker's comlink API (its calls in flight are aborted when the worker exits). */
-  mainSide: AgentMainSide | null;
 }

@@ -24,7 +24,7 @@ function fakeHandle(): AgentHandle & { posted: ToWorker[] } {
 }
 
 function slot(id: string, handle: AgentHandle | null): AgentSlot {
-  return { id, status: 'running', handle, mailbox: null, inFlight: null, startedAtMs: 0, exitExpected: false, failedWith: null, restartsAtMs: [], mainSide: null };
+  return { id, status: 'running', handle, mailbox: null, inFlight: null, startedAtMs: 0, failedWith: null, restartsAtMs: [] };
 }
 
 function asked(id: string, asker: string, requestId: number): Envelope {
