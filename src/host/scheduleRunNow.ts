@@ -6,7 +6,7 @@
  * Resolves when the fired chain of turns has ended.
  */
 import type { DiagSink } from '../core/diag.js';
-import { FuseforksError } from '../core/errors.js';
+import { scheduleTargetNotRunning } from '../core/errors/scheduleErrors.js';
 import { runApprovedProbe } from '../core/schedules/probe.js';
 import type { ScheduleStore } from '../core/schedules/scheduleStore.js';
 import { scheduledBody } from '../core/schedules/scheduleText.js';
@@ -45,10 +45,7 @@ export interface ScheduleRunNowPorts {
 export async function runScheduleNow(p: ScheduleRunNowPorts, id: string): Promise<ScheduleRunReport> {
   const task = requireSchedule(p.schedules, id);
   if (p.status(task.to) !== 'running') {
-    throw new FuseforksError('NOT_RUNNING', `Schedule ${id} sends to ${task.to}, which is not running.`, {
-      fix: `Start ${task.to} first (fuseforks-cli schedules run-now starts it for you).`,
-      agentId: task.to,
-    });
+    throw scheduleTargetNotRunning(id, task.to);
   }
   const language = p.language();
   let appendix: string | undefined;

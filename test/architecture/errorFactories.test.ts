@@ -1,7 +1,7 @@
 /**
  * Errors by factory (STYLE 20): every error code has at least one factory in a catalogue, each factory is bound to
  * a real code, and nothing under src/ builds a FuseforksError (or an LlmError) itself. Checked on the source text,
- * like the layering test. Files not converted yet are in NOT_YET_CONVERTED, a list that may only shrink.
+ * like the layering test. Every file is converted: there is no allow-list.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -22,16 +22,6 @@ const MAY_CONSTRUCT: Record<string, readonly string[]> = {
   LlmError: ['core/llm/llmError.ts', 'core/llm/scripted.ts'],
 };
 
-/** Files that still build errors inline: converted area by area; this list may only shrink. */
-// Written by teammates while this test landed (pricing, the CLI management commands, run-now); they move next.
-const NOT_YET_CONVERTED: readonly string[] = [
-  'host/pricing/priceFetch.ts',
-  'host/pricing/pricingFacet.ts',
-  'host/pricing/pricingSource.ts',
-  'host/scheduleRunNow.ts',
-  'cli/manage/schedules.ts',
-  'cli/manage/approvals.ts',
-];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -81,18 +71,10 @@ describe('errors by factory', () => {
 
   it.each(Object.entries(MAY_CONSTRUCT))('no file under src/ calls new %s( outside the catalogues', (className, allowed) => {
     const offenders = files
-      .filter((f) => !allowed.includes(f.rel) && !NOT_YET_CONVERTED.includes(f.rel))
+      .filter((f) => !allowed.includes(f.rel))
       .filter((f) => constructions(f.text, className) > 0)
       .map((f) => `${f.rel} (${constructions(f.text, className)})`);
     expect(offenders, 'build the error with its factory from src/core/errors/ instead').toEqual([]);
-  });
-
-  it('the not-yet-converted list names only files that still need it (it may only shrink)', () => {
-    const stale = NOT_YET_CONVERTED.filter((rel) => {
-      const file = files.find((f) => f.rel === rel);
-      return file === undefined || constructions(file.text, 'FuseforksError') === 0;
-    });
-    expect(stale).toEqual([]);
   });
 
   it('the scan sees a construction and skips comments (guards the guard)', () => {

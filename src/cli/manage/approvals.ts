@@ -4,7 +4,7 @@
  * byte as the GUI leaves it and the agent's next run of the command runs (or is refused) the same way. `list` is
  * read-only and also answers beside a running owner (from the run.json files); a decision refuses then (exit 4).
  */
-import { FuseforksError } from '../../core/errors.js';
+import { commandRequestNotPending } from '../../core/errors/requestErrors.js';
 import type { ApprovalScope, CommandRequests, CommandRequestView } from '../../core/tools/runApprovals.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld, systemLocale } from '../../core/village/worldStore.js';
@@ -50,10 +50,7 @@ export function findRequest(list: CommandRequests, agentId: string, line: string
   const wanted = line.trim().split(/\s+/).join(' ');
   const found = list.requests.find((r) => r.agentId === agentId && r.line === wanted);
   if (found !== undefined) return found;
-  throw new FuseforksError('INVALID_REQUEST', `${agentId} has no pending request to run ${JSON.stringify(wanted)}.`, {
-    fix: 'Run fuseforks-cli approvals list and give the agent id and the command line as it shows them (it may have been decided already).',
-    details: { agentId },
-  });
+  throw commandRequestNotPending(agentId, wanted);
 }
 
 /** `approvals approve AGENT LINE… [--scope]` / `approvals reject AGENT LINE…`. */

@@ -4,7 +4,7 @@
  * as the GUI would leave it (ids and createdAtMs are made by the store). `list` is read-only and also answers
  * while another process holds the village (from the files); every change refuses then (exit 4).
  */
-import { FuseforksError } from '../../core/errors.js';
+import { scheduleIdUnresolved } from '../../core/errors/scheduleErrors.js';
 import { nextDue } from '../../core/schedules/due.js';
 import { ProbeApprovals } from '../../core/schedules/probeApprovals.js';
 import { ScheduleStore, type NewSchedule } from '../../core/schedules/scheduleStore.js';
@@ -94,11 +94,7 @@ export function resolveScheduleId(ids: readonly string[], idOrPrefix: string): s
   if (ids.includes(idOrPrefix)) return idOrPrefix;
   const matches = idOrPrefix.length >= 4 ? ids.filter((id) => id.startsWith(idOrPrefix)) : [];
   if (matches.length === 1) return matches[0]!;
-  throw new FuseforksError(
-    'SCHEDULE_NOT_FOUND',
-    matches.length > 1 ? `${idOrPrefix} is the start of ${matches.length} schedule ids.` : `No schedule has the id ${idOrPrefix}.`,
-    { fix: 'Run fuseforks-cli schedules list and give a full id (or a longer start of one).', details: { id: idOrPrefix } },
-  );
+  throw scheduleIdUnresolved(idOrPrefix, matches.length);
 }
 
 /** What `schedules add` takes besides the data dir. */

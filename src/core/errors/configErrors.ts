@@ -163,3 +163,18 @@ export const unsafeIdentifier = errorFactory('UNSAFE_IDENTIFIER', (what: string,
 export const sessionIdNotFileName = errorFactory('UNSAFE_IDENTIFIER', (id: string) => ({
   message: `Session id ${JSON.stringify(id)} cannot be used as a file name.`,
 }));
+
+/** The shelf's pricing.json cannot be parsed: prices are not fetched and the file is never saved over. */
+export const pricingSourceBroken = errorFactory('CONFIG_PARSE', (file: string, reason: string) => ({
+  message: `${file}: ${reason}; prices cannot be fetched and the source is not saved`,
+  fix: `Fix ${file} by hand ({"url": "https://…"}) or delete it and set the source again.`,
+  details: { file },
+}));
+
+/** The shelf's pricing.json exists but cannot be read. */
+export const pricingSourceUnreadable = errorFactory('CONFIG_IO', (file: string, errno: string | undefined, cause: unknown) => ({
+  message: `${file}: cannot read the file (${errno ?? 'error'}); prices cannot be fetched`,
+  fix: 'Check the file permissions.',
+  details: { file },
+  cause,
+}));

@@ -114,3 +114,10 @@ export const guiUnauthorized = errorFactory('GUI_UNAUTHORIZED', (reason: string)
   message: `Refused: ${reason}.`,
   fix: "Open the URL fuseforks-cli gui printed (it carries this launch's token).",
 }));
+
+/** An approval decision for a command request that is not pending (never asked, or decided already). */
+export const commandRequestNotPending = errorFactory('INVALID_REQUEST', (agentId: string, line: string) => ({
+  message: `${agentId} has no pending request to run ${JSON.stringify(line)}.`,
+  fix: 'Run fuseforks-cli approvals list and give the agent id and the command line as it shows them (it may have been decided already).',
+  details: { agentId },
+}));

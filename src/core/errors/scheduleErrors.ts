@@ -1,5 +1,6 @@
 /**
- * Schedules and their pre-checks (SCHEDULE_NOT_FOUND, INVALID_SCHEDULE, SCHEDULE_STORE_BLOCKED). An unreadable
+ * Schedules and their pre-checks (SCHEDULE_NOT_FOUND, INVALID_SCHEDULE, SCHEDULE_STORE_BLOCKED, and
+ * NOT_RUNNING for a run-now whose target is stopped). An unreadable
  * schedules.json blocks every write and is never overwritten.
  */
 import { errorFactory } from './errorFactory.js';
@@ -37,4 +38,18 @@ export const scheduleStoreBlocked = errorFactory('SCHEDULE_STORE_BLOCKED', (file
   message: `Schedules cannot be changed: ${file} could not be read (line ${line}, column ${column}: ${reason})`,
   fix: `Fix or remove ${file} by hand and reopen the village; it is left untouched until then.`,
   details: { file, line, column },
+}));
+
+/** A schedule named by an id, or a start of one, that matches none or several (`matches` = how many it starts). */
+export const scheduleIdUnresolved = errorFactory('SCHEDULE_NOT_FOUND', (idOrPrefix: string, matches: number) => ({
+  message: matches > 1 ? `${idOrPrefix} is the start of ${matches} schedule ids.` : `No schedule has the id ${idOrPrefix}.`,
+  fix: 'Run fuseforks-cli schedules list and give a full id (or a longer start of one).',
+  details: { id: idOrPrefix },
+}));
+
+/** "Run now" on a schedule whose target agent is not started. */
+export const scheduleTargetNotRunning = errorFactory('NOT_RUNNING', (id: string, to: string) => ({
+  message: `Schedule ${id} sends to ${to}, which is not running.`,
+  fix: `Start ${to} first (fuseforks-cli schedules run-now starts it for you).`,
+  agentId: to,
 }));

@@ -4,6 +4,7 @@
  * from `pricingAsOf`. 15 s for the whole answer, 8 MiB at most, https (or http to loopback) only.
  */
 import { FuseforksError } from '../../core/errors.js';
+import { priceFetchFailed } from '../../core/errors/pricingErrors.js';
 import { parsePriceTable, priceTableError, type PriceTable } from '../../core/billing/priceTable.js';
 import { checkPricingUrl } from './pricingSource.js';
 
@@ -21,7 +22,7 @@ export async function fetchPriceTable(url: string, timeoutMs = PRICE_FETCH_TIMEO
   try {
     response = await fetch(target, { signal, redirect: 'follow', headers: { accept: 'application/json' } });
   } catch (error) {
-    throw failed(source, signal.aborted ? `did not answer within ${timeoutMs / 1000} s` : `could not be reached (${reasonOf(error)})`, error);
+    throw priceFetchFailed(source, signal.aborted ? `did not answer within ${timeoutMs / 1000} s` : `could not be reached (${reasonOf(error)})`, error);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -54,21 +55,13 @@ async function readCapped(response: Response, source: string, signal: AbortSigna
     }
   } catch (error) {
     if (error instanceof FuseforksError) throw error;
-    throw failed(source, signal.aborted ? 'did not finish within the time limit' : `broke off (${reasonOf(error)})`, error);
+    throw priceFetchFailed(source, signal.aborted ? 'did not finish within the time limit' : `broke off (${reasonOf(error)})`, error);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 const tooLarge = (source: string): FuseforksError =>
   priceTableError(source, `is larger than ${PRICE_TABLE_MAX_BYTES / (1024 * 1024)} MiB`, 'Point pricing.json at a price table, not at a larger file.');
-
-function failed(source: string, reason: string, cause: unknown): FuseforksError {
-  return new FuseforksError('PRICING_FETCH', `The price table from ${source} ${reason}.`, {
-    fix: 'Check the URL in pricing.json and the network, then fetch again.',
-    details: { source },
-    cause,
-  });
-}
 
 /** A network failure's reason (its code, e.g. ECONNREFUSED), never a body. */
 function reasonOf(error: unknown): string {

@@ -10,7 +10,7 @@ import type { ModelTemplate } from '../../core/world/types.js';
 import type { VillageState } from '../villageCommands.js';
 import { fetchPriceTable } from './priceFetch.js';
 import { readPricingSource, savePricingSource, type PricingSourceRead, type PricingSourceView } from './pricingSource.js';
-import { FuseforksError } from '../../core/errors.js';
+import { priceSourceUnset } from '../../core/errors/pricingErrors.js';
 
 export type { PricingSourceView } from './pricingSource.js';
 export type { AppliedPrice, PriceTableEntry } from '../../core/billing/priceTable.js';
@@ -78,10 +78,7 @@ export function createPricing(ports: PricingPorts): PricingApi {
         const read = await readPricingSource(ports.file);
         if (!read.ok) throw read.error;
         if (read.url === null) {
-          throw new FuseforksError('PRICING_FETCH', `No price table source is set (${ports.file} has no "url").`, {
-            fix: 'Set the price table URL first (GUI: model templates → Rates; CLI: fuseforks-cli pricing --url URL).',
-            details: { file: ports.file },
-          });
+          throw priceSourceUnset(ports.file);
         }
         const source = new URL(read.url).host;
         let report: PriceFetchReport;

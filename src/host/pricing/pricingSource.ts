@@ -5,7 +5,9 @@
  * fetched); a file that cannot be read blocks fetching and saving and is never overwritten; unknown keys survive.
  */
 import { readFile } from 'node:fs/promises';
-import { FuseforksError } from '../../core/errors.js';
+import type { FuseforksError } from '../../core/errors.js';
+import { pricingSourceBroken, pricingSourceUnreadable } from '../../core/errors/configErrors.js';
+import { priceUrlInsecure, priceUrlInvalid } from '../../core/errors/pricingErrors.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
 import { readJsonObject } from '../../core/village/jsonObjectText.js';
 
@@ -19,21 +21,14 @@ export interface PricingSourceView {
 /** A read of the shelf file. */
 export type PricingSourceRead = { ok: true; url: string | null; raw: Record<string, unknown> } | { ok: false; error: FuseforksError };
 
-function broken(file: string, reason: string): FuseforksError {
-  return new FuseforksError('CONFIG_PARSE', `${file}: ${reason}; prices cannot be fetched and the source is not saved`, {
-    fix: `Fix ${file} by hand ({"url": "https://…"}) or delete it and set the source again.`,
-    details: { file },
-  });
-}
-
 /** Parses pricing.json's text (pure). */
 export function parsePricingSource(text: string, file: string): PricingSourceRead {
   if (text.trim() === '') return { ok: true, url: null, raw: {} };
   const read = readJsonObject(text);
-  if (!read.ok) return { ok: false, error: broken(file, read.reason) };
+  if (!read.ok) return { ok: false, error: pricingSourceBroken(file, read.reason) };
   const raw = read.value;
   const url = raw.url ?? null;
-  if (url !== null && typeof url !== 'string') return { ok: false, error: broken(file, '"url" must be a string') };
+  if (url !== null && typeof url !== 'string') return { ok: false, error: pricingSourceBroken(file, '"url" must be a string') };
   return { ok: true, url: url === null || url.trim() === '' ? null : url.trim(), raw };
 }
 
@@ -45,7 +40,7 @@ export async function readPricingSource(file: string): Promise<PricingSourceRead
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: true, url: null, raw: {} };
-    return { ok: false, error: new FuseforksError('CONFIG_IO', `${file}: cannot read the file (${code ?? 'error'}); prices cannot be fetched`, { fix: 'Check the file permissions.', details: { file }, cause: error }) };
+    return { ok: false, error: pricingSourceUnreadable(file, code, error) };
   }
   return parsePricingSource(text, file);
 }
@@ -62,17 +57,11 @@ export function checkPricingUrl(url: string, field = 'url'): string {
   try {
     parsed = new URL(trimmed);
   } catch {
-    throw new FuseforksError('PRICING_FETCH', `The price table ${field} "${trimmed}" is not a URL.`, {
-      fix: 'Give a full address such as https://example.com/prices.json.',
-      details: { field },
-    });
+    throw priceUrlInvalid(field, trimmed);
   }
   const loopbackHttp = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
   if (parsed.protocol !== 'https:' && !loopbackHttp) {
-    throw new FuseforksError('PRICING_FETCH', `The price table ${field} must start with https:// (plain http only to 127.0.0.1 or localhost).`, {
-      fix: 'Use the https:// address of the price table.',
-      details: { field },
-    });
+    throw priceUrlInsecure(field);
   }
   return trimmed;
 }
