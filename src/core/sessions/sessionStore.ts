@@ -4,8 +4,9 @@
  * store's own exclusive OS lock, so this process is the only writer: that is what makes the in-memory meta
  * and next-seq caches authoritative.
  *
- * Writes: an append issues the record put and the meta put in the same event turn, and lmdb-js commits every
- * async write of one event turn in one transaction — record and recordCount can never tear. (lmdb's async
+ * Writes: an append issues its record put at once and joins its session's open batch, which puts the metadata once
+ * when it closes in a microtask (liveSession.ts); lmdb-js commits every async write of one event turn in one
+ * transaction — records and recordCount can never tear. (lmdb's async
  * `transaction(cb)` is not used: on this stack its callback never ran.) Fork and delete use `transactionSync`.
  * Reads validate every value; anything malformed or from a future version is skipped and counted.
  */
@@ -23,6 +24,7 @@ import {
   type SkipCounts,
 } from './records.js';
 import { checkMeta, newSessionId, titleFrom, type SessionMeta } from './sessionMeta.js';
+import { LiveSession, newAppendBatch, type AppendBatch } from './liveSession.js';
 import { DEFAULT_HISTORY_TURNS, DEFAULT_LOG_CAPACITY, foldRestore, type RestoredSession, type RestoreLimits } from './restoreFold.js';
 import { exportLines } from './exportLines.js';
 import { sessionIdNotFileName } from '../errors/configErrors.js';
@@ -55,9 +57,7 @@ function swallowCommitError(error: unknown): void {
 }
 
 export class SessionStore {
-  private readonly metas = new Map<string, SessionMeta>();
-  private readonly metaWrites = new Map<string, Promise<boolean>>();
-  private readonly nextSeqs = new Map<string, number>();
+  private readonly live = new Map<string, LiveSession>();
   private closed = false;
 
   /** Use `openSessionStore`; this constructor assumes the lock is held and the dbs are open. */
@@ -71,7 +71,7 @@ export class SessionStore {
   ) {
     for (const { value } of sessionsDb.getRange({})) {
       const meta = checkMeta(value);
-      if (meta !== null) this.metas.set(meta.id, meta);
+      if (meta !== null) this.live.set(meta.id, new LiveSession(meta));
     }
   }
 
@@ -79,10 +79,11 @@ export class SessionStore {
   async create(): Promise<SessionMeta> {
     const t = this.now();
     let id = newSessionId(t);
-    while (this.metas.has(id)) id = newSessionId(t);
+    while (this.live.has(id)) id = newSessionId(t);
     const meta: SessionMeta = { id, createdAtMs: t, updatedAtMs: t, recordCount: 0 };
-    this.metas.set(id, meta);
-    this.nextSeqs.set(id, 0);
+    const session = new LiveSession(meta);
+    session.nextSeq = 0;
+    this.live.set(id, session);
     await this.commit(id, [this.sessionsDb.put(id, meta)]);
     return meta;
   }
@@ -94,75 +95,67 @@ export class SessionStore {
 
   /** The meta of `id`; throws SESSION_NOT_FOUND. */
   open(id: string): SessionMeta {
-    const meta = this.metas.get(id);
-    if (meta === undefined) throw sessionNotFound(id);
-    return meta;
+    return this.session(id).meta();
   }
 
   /** All sessions, latest (highest updatedAtMs) first. */
   list(): SessionMeta[] {
-    return [...this.metas.values()].sort((a, b) => b.updatedAtMs - a.updatedAtMs || (a.id < b.id ? 1 : -1));
+    return [...this.live.values()].map((s) => s.meta()).sort((a, b) => b.updatedAtMs - a.updatedAtMs || (a.id < b.id ? 1 : -1));
   }
 
   /**
    * Appends one record; resolves with its seq once the commit is durable. Record and meta (recordCount,
-   * updatedAtMs, auto-title) commit together. Throws SESSION_NOT_FOUND, or SESSION_STORE_FAILED on a
-   * failed commit (the caches are then reloaded from disk).
+   * updatedAtMs, auto-title) commit together. Rejects with SESSION_NOT_FOUND, or SESSION_STORE_FAILED when the
+   * record cannot be written or its commit failed (the session's caches are then reloaded from disk).
    */
   append(id: string, body: SessionRecordBody): Promise<number> {
-    let meta: SessionMeta;
+    const session = this.live.get(id);
+    if (session === undefined) return Promise.reject(sessionNotFound(id));
+    const seq = session.nextSeq >= 0 ? session.nextSeq : this.storedNextSeq(id);
+    let write: Promise<boolean>;
     try {
-      meta = this.open(id);
+      // lmdb encodes the value here; a value it cannot encode throws before anything is counted.
+      write = this.recordsDb.put([id, seq], stampRecord(body));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(sessionSaveFailed(id, error));
     }
-    const seq = this.nextSeq(id);
-    const next: SessionMeta = { ...meta, updatedAtMs: Math.max(this.now(), meta.updatedAtMs), recordCount: meta.recordCount + 1 };
-    if (meta.title === undefined) {
-      const title = titleFrom(body);
-      if (title !== null) next.title = title;
-    }
-    this.metas.set(id, next);
-    this.nextSeqs.set(id, seq + 1);
-    // Same event turn → same lmdb transaction, so the record and its session's metadata commit together; the
-    // metadata is written once per session per turn (a burst of appends would otherwise rewrite it each time).
-    // The happy path costs two reactions per append (no async frames, no Promise.all): this is the hot path of
-    // every turn, measured against a raw put loop in bench/sessions/append.bench.mjs.
-    const record = this.recordsDb.put([id, seq], stampRecord(body));
-    const metaWrite = this.metaWriteThisTurn(id);
-    return record.then(
-      () => metaWrite.then(
-        () => seq,
-        () => this.commit(id, [record, metaWrite]).then(() => seq),
-      ),
-      () => this.commit(id, [record, metaWrite]).then(() => seq),
-    );
+    session.nextSeq = seq + 1;
+    session.counted(this.now(), session.untitled ? titleFrom(body) : null);
+    // The hot path of every turn (bench/sessions/append.bench.mjs): appends made together share one batch, one
+    // metadata put when it closes and one promise to settle on; each append adds one reaction.
+    const batch = session.batch ?? this.openBatch(session);
+    const { writes } = batch;
+    if (writes.length === 0 || writes[writes.length - 1] !== write) writes.push(write);
+    return batch.done.then(() => seq);
   }
 
-  /** One metadata put per session per event turn, issued at the end of the current microtask queue. */
-  private metaWriteThisTurn(id: string): Promise<boolean> {
-    let pending = this.metaWrites.get(id);
-    if (pending === undefined) {
-      pending = new Promise<boolean>((resolve, reject) => {
-        queueMicrotask(() => {
-          this.metaWrites.delete(id);
-          const meta = this.metas.get(id);
-          if (meta === undefined) return resolve(true); // deleted meanwhile
-          try {
-            this.sessionsDb.put(id, meta).then(resolve, reject);
-          } catch (error) {
-            reject(error);
-          }
-        });
-      });
-      this.metaWrites.set(id, pending);
+  /** Opens a batch for the session; it closes in a microtask, after the synchronous code that opened it. */
+  private openBatch(session: LiveSession): AppendBatch {
+    const batch = newAppendBatch();
+    session.batch = batch;
+    queueMicrotask(() => {
+      session.batch = null;
+      this.closeBatch(session, batch);
+    });
+    return batch;
+  }
+
+  /** Writes the session's metadata once for the whole batch (same lmdb transaction), then settles the batch. */
+  private closeBatch(session: LiveSession, batch: AppendBatch): void {
+    const { writes } = batch;
+    if (this.live.get(session.id) === session) {
+      try {
+        writes.push(this.sessionsDb.put(session.id, session.meta()));
+      } catch (error) {
+        writes.push(Promise.reject(error));
+      }
     }
-    return pending;
+    this.commit(session.id, writes).then(batch.resolve, batch.reject);
   }
 
   /** Records of `id` in ascending seq within [fromSeq, toSeq] (inclusive), validated. */
   records(id: string, fromSeq = 0, toSeq = SEQ_MAX): RecordsRead {
-    this.open(id);
+    this.session(id);
     const skipped = emptySkipCounts();
     const records: SeqRecord[] = [];
     for (const { key, value } of this.recordsDb.getRange({ start: [id, fromSeq], end: [id, toSeq + 1] })) {
@@ -175,7 +168,7 @@ export class SessionStore {
 
   /** Highest stored seq of `id`, or null when it has no records. */
   lastSeq(id: string): number | null {
-    this.open(id);
+    this.session(id);
     for (const key of this.recordsDb.getKeys({ start: [id, SEQ_MAX], end: [id, -1], reverse: true, limit: 1 })) {
       return key[1];
     }
@@ -187,8 +180,8 @@ export class SessionStore {
    * anything else is written (summaries). Unlike `lastSeq`, it counts appends still on their way to disk.
    */
   lastAssignedSeq(id: string): number | null {
-    this.open(id);
-    const seq = this.nextSeq(id) - 1;
+    const session = this.session(id);
+    const seq = (session.nextSeq >= 0 ? session.nextSeq : this.storedNextSeq(id)) - 1;
     return seq < 0 ? null : seq;
   }
 
@@ -206,7 +199,7 @@ export class SessionStore {
     }
     const t = this.now();
     let newId = newSessionId(t);
-    while (this.metas.has(newId)) newId = newSessionId(t);
+    while (this.live.has(newId)) newId = newSessionId(t);
     const meta: SessionMeta = { id: newId, createdAtMs: t, updatedAtMs: t, recordCount: 0, forkedFrom: { sessionId: id, atSeq } };
     if (source.title !== undefined) meta.title = source.title;
     this.env.transactionSync(() => {
@@ -216,21 +209,21 @@ export class SessionStore {
       }
       this.sessionsDb.putSync(newId, meta);
     });
-    this.metas.set(newId, meta);
-    this.nextSeqs.set(newId, atSeq + 1);
+    const session = new LiveSession(meta);
+    session.nextSeq = atSeq + 1;
+    this.live.set(newId, session);
     return meta;
   }
 
   /** Removes a session and all its records in one transaction. Unknown id → false (a no-op, not an error). */
   async delete(id: string): Promise<boolean> {
-    if (!this.metas.has(id)) return false;
+    if (!this.live.has(id)) return false;
     await this.recordsDb.committed;
     this.env.transactionSync(() => {
       for (const key of this.recordsDb.getKeys({ start: [id, 0], end: [id, SEQ_MAX] })) this.recordsDb.removeSync(key);
       this.sessionsDb.removeSync(id);
     });
-    this.metas.delete(id);
-    this.nextSeqs.delete(id);
+    this.live.delete(id);
     return true;
   }
 
@@ -274,13 +267,16 @@ export class SessionStore {
     }
   }
 
-  private nextSeq(id: string): number {
-    let seq = this.nextSeqs.get(id);
-    if (seq === undefined) {
-      const last = this.lastSeq(id);
-      seq = last === null ? 0 : last + 1;
-    }
-    return seq;
+  private session(id: string): LiveSession {
+    const session = this.live.get(id);
+    if (session === undefined) throw sessionNotFound(id);
+    return session;
+  }
+
+  /** The seq after the last stored one (a session loaded from disk learns it on its first append). */
+  private storedNextSeq(id: string): number {
+    const last = this.lastSeq(id);
+    return last === null ? 0 : last + 1;
   }
 
   private async commit(id: string, writes: Promise<boolean>[]): Promise<void> {
@@ -296,10 +292,9 @@ export class SessionStore {
     if (failures.length > 0) {
       const cause = failures[0];
       // The caches ran ahead of the disk: reload this session's truth before anyone appends again.
-      this.nextSeqs.delete(id);
       const stored = checkMeta(this.sessionsDb.get(id));
-      if (stored === null) this.metas.delete(id);
-      else this.metas.set(id, stored);
+      if (stored === null) this.live.delete(id);
+      else this.live.set(id, new LiveSession(stored));
       throw sessionSaveFailed(id, cause);
     }
   }

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../../src/core/events.js';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
 import { openSessionStore } from '../../../src/core/sessions/openSessionStore.js';
+import { openSessionReader } from '../../../src/core/sessions/openSessionReader.js';
 import type { SessionStore } from '../../../src/core/sessions/sessionStore.js';
 import { CURRENT_RECORD_VERSION, type SessionRecordBody } from '../../../src/core/sessions/records.js';
 import { readFixture, V1_FIXTURES, V2_FIXTURES } from './fixtures.js';
@@ -63,6 +64,50 @@ describe('session store on real LMDB', () => {
     expect(seqs).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(store.lastSeq(id)).toBe(49);
     expect(store.open(id).recordCount).toBe(50);
+  });
+
+  it('appends to two sessions in one event turn and in later microtasks of it: each batch commits its records with its metadata; metas handed out before stay as they were', async () => {
+    let clock = 5000;
+    const result = openSessionStore({ workspaceDir: dir, now: () => clock });
+    const store = result.store!;
+    opened.push(store);
+    const a = await store.create();
+    const b = await store.create();
+    const before = store.open(a.id);
+    const asItWas = structuredClone(before);
+    clock = 6000;
+    const first = [store.append(a.id, exchange('a', 'a0')), store.append(b.id, userMessage('for b')), store.append(a.id, exchange('a', 'a1'))];
+    await Promise.resolve(); // the batches of this turn have closed; these open new ones, still in the same turn
+    clock = 7000;
+    const later = [store.append(a.id, userMessage('late title')), store.append(b.id, exchange('b', 'b1'))];
+    expect(await Promise.all([...first, ...later])).toEqual([0, 0, 1, 2, 1]);
+    expect(before).toEqual(asItWas);
+    const reader = openSessionReader(dir, { atRest: false })!;
+    try {
+      for (const listed of [store.list(), reader.list()]) {
+        expect(listed.map((m) => [m.id, m.recordCount, m.updatedAtMs, m.title])).toEqual(
+          [[b.id, 2, 7000, 'for b'], [a.id, 3, 7000, 'late title']].sort((x, y) => (x[0]! < y[0]! ? 1 : -1)),
+        );
+      }
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('a record lmdb cannot encode rejects with SESSION_STORE_FAILED; nothing is counted and the next append takes its seq', async () => {
+    const store = openStore();
+    const { id } = await store.create();
+    expect(await store.append(id, exchange('a', 'ok'))).toBe(0);
+    const unencodable = { kind: 'exchange', agentId: 'a', sent: 2n ** 70n, replied: 'r' } as unknown as SessionRecordBody;
+    let returned: Promise<number> | undefined;
+    expect(() => (returned = store.append(id, unencodable))).not.toThrow();
+    await expect(returned).rejects.toMatchObject({ code: 'SESSION_STORE_FAILED', details: { sessionId: id } });
+    expect(store.open(id).recordCount).toBe(1);
+    expect(await store.append(id, exchange('a', 'next'))).toBe(1);
+    await store.close();
+    const again = openStore();
+    expect(again.open(id).recordCount).toBe(2);
+    expect(again.records(id).records.map((r) => (r.kind === 'exchange' ? r.sent : r.kind))).toEqual(['ok', 'next']);
   });
 
   it('continueLatest picks the highest updatedAtMs, not the id order', async () => {
