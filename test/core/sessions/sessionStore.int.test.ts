@@ -18,8 +18,8 @@ import { readFixture, V1_FIXTURES, V2_FIXTURES } from './fixtures.js';
 let dir: string;
 const opened: SessionStore[] = [];
 
-function openStore(): SessionStore {
-  const result = openSessionStore({ workspaceDir: dir });
+function openStore(now?: () => number): SessionStore {
+  const result = openSessionStore({ workspaceDir: dir, ...(now === undefined ? {} : { now }) });
   if (result.store === null) throw new Error(`expected a store, got warning: ${result.warning}`);
   opened.push(result.store);
   return result.store;
@@ -68,9 +68,7 @@ describe('session store on real LMDB', () => {
 
   it('appends to two sessions in one event turn and in later microtasks of it: each batch commits its records with its metadata; metas handed out before stay as they were', async () => {
     let clock = 5000;
-    const result = openSessionStore({ workspaceDir: dir, now: () => clock });
-    const store = result.store!;
-    opened.push(store);
+    const store = openStore(() => clock);
     const a = await store.create();
     const b = await store.create();
     const before = store.open(a.id);
@@ -112,9 +110,7 @@ describe('session store on real LMDB', () => {
 
   it('continueLatest picks the highest updatedAtMs, not the id order', async () => {
     let clock = 1000;
-    const result = openSessionStore({ workspaceDir: dir, now: () => clock });
-    const store = result.store!;
-    opened.push(store);
+    const store = openStore(() => clock);
     const first = await store.create();
     clock = 2000;
     await store.create();
