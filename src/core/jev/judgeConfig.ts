@@ -6,7 +6,7 @@
  * optional extra rules.
  * Unknown keys survive the GUI's toggle. Read on each presentation, so a toggle applies at the next turn.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The judge an agent declares. */
@@ -51,8 +51,11 @@ export function parseJudgeConfig(text: string | null): JudgeConfig {
 /** The agent's judge, read now (sync: tool presentation is synchronous). Never throws. */
 export function readJudgeConfig(workspaceDir: string, agentId: string): JudgeConfig {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(agentId)) return NO_JUDGE;
+  const file = judgeFile(workspaceDir, agentId);
+  // Most agents have no judge: asking first spares the thrown ENOENT (an error with a stack) on every turn.
+  if (!existsSync(file)) return NO_JUDGE;
   try {
-    return parseJudgeConfig(readFileSync(judgeFile(workspaceDir, agentId), 'utf8'));
+    return parseJudgeConfig(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? NO_JUDGE : { ...NO_JUDGE, problem: `cannot read the file (${code ?? 'error'})` };

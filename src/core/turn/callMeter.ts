@@ -59,8 +59,9 @@ export function failedOutcome(error: unknown, aborted: boolean): CallOutcome {
  * call record. A wire that reported nothing is charged the bytes/4 estimate and marked `estimated`.
  * Returns the call's milli effective tokens (what the reservation commits).
  */
-export function absorbCall(run: MeteredRun, request: ChatRequest, reported: Usage, received: string, stamp: CallStamp, outcome: CallOutcome): number {
-  const usage = accountableUsage(reported, utf8Bytes(requestText(request.messages)), utf8Bytes(received));
+export function absorbCall(run: MeteredRun, request: ChatRequest, reported: Usage, received: string | (() => string), stamp: CallStamp, outcome: CallOutcome): number {
+  // The estimate serializes the whole request: only a call without reported usage pays for it.
+  const usage = usageTotal(reported) > 0 ? reported : accountableUsage(reported, utf8Bytes(requestText(request.messages)), utf8Bytes(typeof received === 'string' ? received : received()));
   const milli = effectiveMilli(usage);
   run.ledger.absorb(usage, milli);
   run.lastCallMilli = milli;

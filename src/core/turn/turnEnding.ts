@@ -196,6 +196,15 @@ export function digest16(text: string): string {
   return hex(h3) + hex(h2) + hex(h1) + hex(h0);
 }
 
+/** The last system text digested and its digest: an agent's system prompt is the same round after round. */
+let lastDigest = { text: '', digest: digest16('') };
+
+/** digest16 of `text`, computed again only when the text changed since the last call (one agent per worker). */
+function systemDigest(text: string): string {
+  if (text !== lastDigest.text) lastDigest = { text, digest: digest16(text) };
+  return lastDigest.digest;
+}
+
 /** The `cache:` line of one round: what the provider reused, and the shape of what was sent. */
 export function noteCacheLine(run: TurnRun, round: number, messages: ChatMessage[], stableLen: number, usage: { prompt: number; cacheRead: number; cacheWrite: number }): void {
   const systems = messages.filter((m) => m.role === 'system');
@@ -211,7 +220,7 @@ export function noteCacheLine(run: TurnRun, round: number, messages: ChatMessage
     stable_chars: stableLen,
     system_blocks: systems.length,
     history_msgs: `${historyMsgs}/16`,
-    system_digest: digest16(systemText),
+    system_digest: systemDigest(systemText),
     cache_write: usage.cacheWrite,
   });
 }

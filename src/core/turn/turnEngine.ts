@@ -148,7 +148,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     }
     run.rounds += 1;
     noteCacheLine(run, run.rounds, messages, prompt.stableLen, response.usage);
-    const milli = absorbCall(run, request, response.usage, receivedText(response), stamp, { kind: 'ok' });
+    const milli = absorbCall(run, request, response.usage, () => receivedText(response), stamp, { kind: 'ok' });
     reservation?.commit(milli);
     run.notes.absorb(response);
 

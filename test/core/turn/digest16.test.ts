@@ -4,7 +4,9 @@
  * versions to see whether a prompt's stable part changed).
  */
 import { describe, expect, it } from 'vitest';
+import { ScriptedBackend, textResponse } from '../../../src/core/llm/scripted.js';
 import { digest16 } from '../../../src/core/turn/turnEnding.js';
+import { agentSpec, TurnHarness } from '../../support/turnHarness.js';
 
 function reference(text: string): string {
   let hash = 0xcbf29ce484222325n;
@@ -33,5 +35,19 @@ describe('digest16', () => {
 
   it('is the known FNV-1a 64 value of "a"', () => {
     expect(digest16('a')).toBe('af63dc4c8601ec8c');
+  });
+
+  it('the cache line digests the system text of its own turn, also when agents alternate in one thread (digest kept between calls)', async () => {
+    const backends = { a: new ScriptedBackend([], { responder: () => textResponse('ok') }), b: new ScriptedBackend([], { responder: () => textResponse('ok') }) };
+    const h = new TurnHarness([{ spec: agentSpec('a'), backend: backends.a }, { spec: agentSpec('b'), backend: backends.b }]);
+    for (const id of ['a', 'b', 'a', 'b']) await h.send(id, 'hi');
+    const cache = h.diag.notes.filter((n) => n.kind === 'cache').map((n) => n.fields);
+    expect(cache.map((c) => c.agent)).toEqual(['a', 'b', 'a', 'b']);
+    const digests = cache.map((c) => c.system_digest);
+    expect(digests[0]).toBe(digests[2]);
+    expect(digests[1]).toBe(digests[3]);
+    expect(digests[0]).not.toBe(digests[1]);
+    const systemText = (id: 'a' | 'b'): string => backends[id].requests[0]!.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    expect(digests).toEqual([digest16(systemText('a')), digest16(systemText('b')), digest16(systemText('a')), digest16(systemText('b'))]);
   });
 });
