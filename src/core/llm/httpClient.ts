@@ -13,6 +13,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
+import { urlToHttpOptions } from 'node:url';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { apiError, httpError, LlmError, parseError, timeoutError } from './llmError.js';
 import { abortReason, type Sleep } from './retry.js';
@@ -55,6 +56,21 @@ interface BodyReader {
 /** Keep-alive pools, one per protocol; each keeps its sockets per origin (host and port) and unrefs idle ones. */
 const pools = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
+/** Request targets parsed once per URL (a template's endpoint is the same call after call); a few per agent. */
+const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+
+/** The http.request options of `url`; throws a TypeError for a malformed URL, an Error for another protocol. */
+function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (target === undefined) {
+    target = urlToHttpOptions(new URL(url));
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol} (use http or https)`);
+    if (targets.size >= 64) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 /**
@@ -66,14 +82,13 @@ function exchange(req: PostJsonRequest, accept: string, idle: boolean, reader: B
   return new Promise<void>((resolve, reject) => {
     const signal = req.signal;
     if (signal?.aborted) return reject(abortReason(signal));
-    let url: URL;
+    let target: ReturnType<typeof urlToHttpOptions>;
     try {
-      url = new URL(req.url);
+      target = targetOf(req.url);
     } catch (err) {
       return reject(httpError(req.backend, err, req.secret));
     }
-    const https = url.protocol === 'https:';
-    if (!https && url.protocol !== 'http:') return reject(httpError(req.backend, new Error(`unsupported protocol ${url.protocol} (use http or https)`), req.secret));
+    const https = target.protocol === 'https:';
     const body = JSON.stringify(req.body);
     const cap = new ByteCap(req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req.backend);
     let settled = false;
@@ -90,8 +105,8 @@ function exchange(req: PostJsonRequest, accept: string, idle: boolean, reader: B
     const fail = (err: unknown): void => finish(err instanceof LlmError ? err : httpError(req.backend, err, req.secret));
     const onAbort = (): void => finish(abortReason(signal!));
     const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), accept, ...req.headers };
-    const options = { method: 'POST', headers, agent: https ? pools.https : pools.http };
-    const client = https ? httpsRequest(url, options) : httpRequest(url, options);
+    const options = { ...target, method: 'POST', headers, agent: https ? pools.https : pools.http };
+    const client = https ? httpsRequest(options) : httpRequest(options);
     const timer = setTimeout(() => finish(timeoutError(req.backend, req.timeoutSecs)), Math.max(1, Math.round(req.timeoutSecs * 1000)));
     client.on('error', (err) => {
       if (settled) return;
