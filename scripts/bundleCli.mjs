@@ -6,6 +6,7 @@
 // msgpackr, koffi, the keyring, piscina, pino), the MCP SDK (lazy), the yq editors (lazy), and the TypeScript
 // loaders oclif only looks for in development.
 import { build } from 'esbuild';
+import { joinChunks, outputOf } from './joinChunks.mjs';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,9 +45,28 @@ const sharedSignals = {
   },
 };
 
+/**
+ * The pure-JS and native packages kept outside the bundle that ship a CommonJS build load through `require`: an ESM
+ * `import` of them costs Node an export scan of every CommonJS file (pino, piscina, koffi), and lmdb and msgpackr
+ * would load as a dozen ESM files each instead of their one-file CommonJS builds (lmdb's own `require` of msgpackr
+ * then shares that one copy).
+ */
+const VIA_REQUIRE = ['lmdb', 'msgpackr', 'pino', 'piscina', 'koffi'];
+const externalsViaRequire = {
+  name: 'externals-via-require',
+  setup(b) {
+    const filter = new RegExp(`^(${VIA_REQUIRE.join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      args.kind === 'require-call' ? { path: args.path, external: true } : { path: args.path, namespace: 'via-require' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'via-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 // Chunk names carry a content hash: clear the old bundle first.
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
+  metafile: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -61,7 +81,7 @@ await build({
   outdir,
   splitting: true,
   chunkNames: '[name]-[hash]',
-  plugins: [sharedSignals, ownImportMetaUrl],
+  plugins: [sharedSignals, ownImportMetaUrl, externalsViaRequire],
   external: [
     'lmdb', 'msgpackr', 'koffi', '@napi-rs/keyring', 'piscina', 'pino',
     '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'jsonc-parser', '@decimalturn/toml-patch',
@@ -69,4 +89,13 @@ await build({
   ],
   // ESM output has no `require`; a bundled CommonJS dependency that calls it gets Node's own.
   banner: { js: "import { createRequire as __ffCreateRequire } from 'node:module'; const require = __ffCreateRequire(import.meta.url);" },
+});
+
+// The host boot that `ask` runs once its workers are spawned, as one file (see joinChunks.mjs): the CLI entry and
+// ask's first file (preflight, the worker prewarm) load before it and stay shared.
+await joinChunks({
+  metafile,
+  root,
+  shared: [resolve(outdir, 'cli.js'), outputOf(metafile, root, 'dist/cli/ask/runAsk.js')],
+  part: outputOf(metafile, root, 'dist/host/buildHost.js'),
 });

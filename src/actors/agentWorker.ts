@@ -7,10 +7,13 @@
  * `--start batch` never get a message in a cron `ask`, and each eager load cost ~0.25 s of CPU per worker. They sit
  * behind one module (agentEngine.ts), which the build bundles into one lazily loaded file.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
+import { bootMark, setBootTraceThread } from '../core/bootTrace.js';
 import { serveAgent, type WorkerEnv } from './workerLoop.js';
 
 if (parentPort === null) throw new Error('agentWorker.js must run as a worker thread');
+setBootTraceThread(`worker${threadId}`);
+bootMark('worker loaded');
 
 type Heavy = typeof import('./agentEngine.js');
 
@@ -26,6 +29,7 @@ const env: WorkerEnv = {
   prepare: () =>
     (loading ??= (async () => {
       heavy = await import('./agentEngine.js');
+      bootMark('engine loaded');
     })()),
   runTurn: (input, deps) => loaded().engine.runTurn(input, deps),
   makeBackend: (init) => {

@@ -10,7 +10,7 @@
  * - A bounded queue: when it is full a new job is refused at once with COMPUTE_BUSY ("busy, try again").
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import { scanWorkerUrl } from './workerUrl.js';
 import { computeBusy, computeFailed } from '../core/errors/runtimeErrors.js';
@@ -47,15 +47,7 @@ export class ScanPool {
 
   /** Runs `job`; an abort of `signal` cancels it (the promise then rejects with piscina's AbortError). */
   async run(job: ScanJob, signal: AbortSignal): Promise<ScanOutput> {
-    const pool = (this.pool ??= new Piscina<ScanJob, ScanOutput>({
-      filename: scanWorkerUrl().href,
-      minThreads: 0,
-      maxThreads: this.threads,
-      maxQueue: this.maxQueue,
-      idleTimeout: this.idleTimeoutMs,
-      name: 'default',
-      workerData: { started: this.started },
-    }));
+    const pool = await this.openPool();
     if (pool.queueSize >= this.maxQueue) throw computeBusy(pool.queueSize);
     const deadline = AbortSignal.timeout(this.deadlineMs);
     try {
@@ -68,6 +60,21 @@ export class ScanPool {
       if (error instanceof Error && /queue is at limit/i.test(error.message)) throw computeBusy(pool.queueSize);
       throw computeFailed(error instanceof Error ? error.message : String(error), 'try again; if it keeps failing, see workspace/fuseforks.log');
     }
+  }
+
+  /** The pool, made on first use; piscina itself loads only then (a cron `ask` that never searches skips its ~20 files). */
+  private async openPool(): Promise<Piscina<ScanJob, ScanOutput>> {
+    if (this.pool !== null) return this.pool;
+    const { Piscina } = await import('piscina');
+    return (this.pool ??= new Piscina<ScanJob, ScanOutput>({
+      filename: scanWorkerUrl().href,
+      minThreads: 0,
+      maxThreads: this.threads,
+      maxQueue: this.maxQueue,
+      idleTimeout: this.idleTimeoutMs,
+      name: 'default',
+      workerData: { started: this.started },
+    }));
   }
 
   /** Jobs waiting, jobs started by a thread so far, the pool's live thread ids (tests, benches). */

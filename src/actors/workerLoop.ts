@@ -5,6 +5,7 @@
  *
  * Lean by rule: no zod, pino, lmdb or MCP SDK is reachable from here (test/actors/workerImports.test.ts).
  */
+import { bootMark } from '../core/bootTrace.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { DiagFields, DiagLevel, DiagSink } from '../core/diag.js';
 import type { Remote } from 'comlink';
@@ -96,6 +97,7 @@ export function serveAgent(setup: SetupEndpoint, env: WorkerEnv): void {
     setup.off('message', onSetup);
     new AgentActor(init, env).listen();
     setup.postMessage({ kind: 'ready', protocolVersion: PROTOCOL_VERSION });
+    bootMark(`ready ${init.agent.id}`);
   };
   setup.on('message', onSetup);
 }
@@ -438,6 +440,7 @@ class AgentActor {
     };
     if (this.jev === undefined) this.jev = this.env.makeJev?.(this.init) ?? null;
     if (this.jev !== null) deps.jev = this.jev;
+    bootMark(`turn ${this.init.agent.id}`);
     return this.env.runTurn(input, deps);
   }
 

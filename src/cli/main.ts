@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { run } from '@oclif/core';
+import { bootMark } from '../core/bootTrace.js';
 import { isFuseforksError } from '../core/errors.js';
 import { wantsEventsJsonl } from './argvScan.js';
 import { EXIT, exitForArgumentError, type ExitCode } from './exitCodes.js';
@@ -52,6 +53,7 @@ export const OCLIF_CONFIG = {
 
 /** Runs the CLI with `argv` (without node and script). Sets `process.exitCode`; never calls `process.exit`. */
 export async function main(argv: readonly string[], streams?: OutputStreams): Promise<void> {
+  bootMark('cli loaded');
   const output = new CliOutput(wantsEventsJsonl(argv) ? 'jsonl' : 'human', streams);
   try {
     const version = readBuildVersion();

@@ -6,6 +6,7 @@
  *
  * A failure after the lock closes exactly what was built, in the close order, then rethrows.
  */
+import { bootMark } from '../core/bootTrace.js';
 import type { FuseforksError } from '../core/errors.js';
 import type { DiagLevel } from '../core/diag.js';
 import { openDiagLog, type LogStderrMode } from '../core/log.js';
@@ -90,7 +91,9 @@ export interface HostOptions {
 export async function buildHost(paths: HostPaths, options: HostOptions): Promise<HostApi> {
   const v = paths.village;
   const env = options.env ?? process.env;
+  bootMark('host modules loaded');
   const lock = lockVillage(v);
+  bootMark('lock taken');
   // Opened only now, with the lock held: a refused start never writes into the holder's log. Writes `started`.
   const log = openDiagLog({
     workspaceDir: v.workspace,
@@ -104,13 +107,16 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     const secrets = options.secretStore ?? openSecretStore(options.secrets, env);
     const worldDoc = await bootstrapWorldFile(v, secrets, log, options.createIfMissing === true, env);
     const world = worldDoc.world;
+    bootMark('world read');
     moveLegacyKeys(secrets, world, log);
     const opened = openSessionStore({ workspaceDir: v.workspace, diag: log });
     parts.sessions = opened.store;
+    bootMark('lmdb open');
     const supervisorRef: { current: Supervisor | null } = { current: null };
     const emit = (event: Parameters<Supervisor['bus']['emit']>[0]): void => supervisorRef.current?.bus.emit(event);
     const sessions = new HostSessions(opened.store, log, emit);
     band.sessionOpened(await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id))));
+    bootMark('session opened');
     await collectAttachments(v.workspace, Date.now(), log);
     const recorder = opened.store === null ? null : new SessionRecorder({ store: opened.store, sessionId: () => sessions.currentId(), diag: log, emit });
     parts.recorder = recorder;
@@ -138,6 +144,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
     });
     supervisorRef.current = supervisor;
+    bootMark('supervisor built');
     parts.supervisor = supervisor;
     const health = new HealthTracker();
     supervisor.bus.onAny(health.observe);
@@ -198,6 +205,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       summarizeAfter: (agentIds) => summaries.summarize(agentIds),
       ...(options.scheduleTickMs === undefined ? {} : { intervalMs: options.scheduleTickMs }),
     });
+    bootMark('host built');
     parts.stopDeliveries = async () => {
       await ticker?.stop();
     };

@@ -7,6 +7,7 @@
  * the second → exit at once with 8.
  */
 import type { ErrorPayload } from '../../core/errors.js';
+import { bootMark } from '../../core/bootTrace.js';
 import { isFuseforksError } from '../../core/errors.js';
 import type { HostApi } from '../../host/hostApi.js';
 import { prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
@@ -61,11 +62,15 @@ function bootInterrupted(options: AskOptions, output: CliOutput): ExitCode {
 
 /** Runs `ask`; returns the exit code. */
 export async function runAsk(options: AskOptions, output: CliOutput, signals: SignalWatch): Promise<ExitCode> {
+  bootMark('ask loaded');
+  process.once('exit', () => bootMark('exit'));
   const gate = await preflightGate('ask', options, output, options.verbose);
+  bootMark('preflight done');
   if (!gate.ok) return finish(undeliveredReport(gate.exit), options, output);
   if (signals.count > 0) return bootInterrupted(options, output);
   // The start set's workers boot on the other core while this thread loads the host and opens the village.
   prewarmAgentWorkers(gate.start.length);
+  bootMark('workers spawned');
   // A second signal while booting or waiting is "exit now" (the OS releases the lock when the process ends).
   signals.onSignal((count) => {
     if (count >= 2) exitNow(EXIT.interrupted);
@@ -87,14 +92,18 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
   );
   if (!opened.ok) return finish(opened.error.code === 'LOCK_HELD' ? await viaDoor(opened.error, options, output, signals) : undeliveredReport(opened.exit), options, output);
   const host = opened.host;
+  bootMark('host open');
   // Why turns failed under this request (agentFailed carries the error's code, message and fix).
   const failures: ErrorPayload[] = [];
   host.events.subscribe((event) => {
     if (event.type === 'agentFailed') failures.push(event.error);
   });
   const report = await deliver(host, gate.start, options, output, signals, failures);
+  bootMark('answered');
   const late = await closeAndReport(host, output);
+  bootMark('closed');
   const code = finish(report, options, output);
+  bootMark('printed');
   // Past the grace some worker may still be alive and hold the event loop open.
   if (late) exitNow(code);
   return code;
@@ -139,6 +148,7 @@ async function deliver(
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) });
     return undeliveredReport(EXIT.coreError);
   }
+  bootMark('start set ready');
   if (signals.count > 0) {
     output.note({ level: 'warn', code: 'INTERRUPTED', message: 'Interrupted while starting; nothing was sent.' });
     return undeliveredReport(EXIT.interrupted);

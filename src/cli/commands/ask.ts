@@ -3,6 +3,7 @@
  * the exit code (SPEC §6.2, §6.4). Thin: signal handlers first, parse, then the lazily loaded `runAsk`.
  */
 import { Args, Command } from '@oclif/core';
+import { bootMark } from '../../core/bootTrace.js';
 import { askFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
 import { CliOutput, processStreams } from '../output.js';
 import { processSignals } from '../signals.js';
@@ -26,10 +27,12 @@ export default class Ask extends Command {
 
   async run(): Promise<void> {
     // bin/run.js installed the handlers before the CLI loaded; this takes them over with any signal already counted.
+    bootMark('ask command');
     const signals = processSignals();
     const { args, flags } = await this.parse(Ask);
     const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const text = args.text === '-' ? await readStdin() : args.text;
+    bootMark('ask parsed');
     const { runAsk } = await import('../ask/runAsk.js');
     process.exitCode = await runAsk(
       {
