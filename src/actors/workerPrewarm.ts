@@ -16,9 +16,13 @@ interface Prewarmed {
 
 const idle: Prewarmed[] = [];
 
-/** Spawns `count` agent workers now (for the supervisor to adopt). */
+/**
+ * Tops the idle workers of `url` up to `count` (for the supervisor to adopt): `ask` calls this once early with its
+ * guess of the start set and again after preflight with the set itself, so the second call spawns only what is missing.
+ */
 export function prewarmAgentWorkers(count: number, url: URL = agentWorkerUrl()): void {
-  for (let i = 0; i < count; i += 1) {
+  const waiting = idle.filter((entry) => entry.alive && entry.href === url.href).length;
+  for (let i = waiting; i < count; i += 1) {
     const entry: Prewarmed = { worker: new Worker(url), href: url.href, alive: true };
     // Until adopted nobody else listens: a bootstrap failure here only retires this worker.
     const retire = (): void => {

@@ -33,6 +33,9 @@ export default class Ask extends Command {
     const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
     const text = args.text === '-' ? await readStdin() : args.text;
     bootMark('ask parsed');
+    // The workers first: their bootstraps then overlap with loading and running the rest of the command.
+    await (await import('../ask/earlyPrewarm.js')).prewarmForAsk(flags['data-dir'], flags.start);
+    bootMark('early prewarm');
     const { runAsk } = await import('../ask/runAsk.js');
     process.exitCode = await runAsk(
       {
