@@ -91,11 +91,11 @@ const { metafile } = await build({
   banner: { js: "import { createRequire as __ffCreateRequire } from 'node:module'; const require = __ffCreateRequire(import.meta.url);" },
 });
 
-// The host boot that `ask` runs once its workers are spawned, as one file (see joinChunks.mjs): the CLI entry and
-// ask's first file (preflight, the worker prewarm) load before it and stay shared.
+// The host boot that `ask` runs once its workers are spawned, as one file (see joinChunks.mjs): what ask loads
+// before it (the CLI entry, the early worker prewarm, preflight) stays shared.
 await joinChunks({
   metafile,
   root,
-  shared: [resolve(outdir, 'cli.js'), outputOf(metafile, root, 'dist/cli/ask/runAsk.js')],
+  shared: [resolve(outdir, 'cli.js'), ...['dist/cli/ask/earlyPrewarm.js', 'dist/cli/ask/runAsk.js'].map((entry) => outputOf(metafile, root, entry))],
   part: outputOf(metafile, root, 'dist/host/buildHost.js'),
 });

@@ -16,6 +16,9 @@ describe('prewarmed agent workers', () => {
   it('are adopted by the agents started next, which then answer and stop as usual', async () => {
     prewarmAgentWorkers(2, SCRIPTED_WORKER);
     expect(prewarmedCount()).toBe(2);
+    // A second call tops up to its count (ask's early guess, then preflight's set): nothing spawned twice.
+    prewarmAgentWorkers(2, SCRIPTED_WORKER);
+    expect(prewarmedCount()).toBe(2);
     const v = village(world([agent('A', ['B']), agent('B')]));
     open.push(v);
     await Promise.all([v.sup.startAgent('A'), v.sup.startAgent('B')]);

@@ -1,0 +1,69 @@
+/**
+ * How a cold `ask` starts (issue 16), seen through its boot trace (`FUSEFORKS_BOOT_TRACE=1`, one stderr mark per
+ * step and thread): the built binary on a copy of the example village (demo model, offline). `ask` spawns the start
+ * set's workers right after parsing its flags, preflight tops them up, and the supervisor adopts exactly those — so
+ * the process runs exactly one worker thread per started agent. A second copy of the prewarm module (the CLI bundle
+ * split it apart from the supervisor's) or a top-up that spawns a second set would show as more workers.
+ * No timing is asserted: the order of the marks only.
+ */
+import { describe, expect, it } from 'vitest';
+import { cliBudget, describeRun, exampleVillage, makeVillage, runCli, useCliSuite } from './support/cliProcess.js';
+
+const { temps, stub } = useCliSuite();
+
+interface Mark {
+  thread: string;
+  label: string;
+}
+
+function marks(stderr: string): Mark[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('boot-trace '))
+    .map((line) => {
+      const [, , , thread, ...label] = line.split(' ');
+      return { thread: thread ?? '', label: label.join(' ') };
+    });
+}
+
+const TRACE = { FUSEFORKS_BOOT_TRACE: '1' };
+
+describe('ask cold start (built binary, example village)', () => {
+  it('--start batch: five agents, five worker threads, spawned before preflight, each adopted and ready', { timeout: cliBudget(1) }, async () => {
+    const dir = exampleVillage(temps);
+    const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', 'hello'], TRACE);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toContain('Researcher:');
+    const all = marks(run.stderr);
+    const workers = new Set(all.filter((m) => m.thread !== 'main').map((m) => m.thread));
+    expect(workers.size).toBe(5);
+    const ready = all.filter((m) => m.label.startsWith('ready ')).map((m) => m.label.slice('ready '.length));
+    expect(ready.sort()).toEqual(['archivist', 'front', 'researcher', 'reviewer', 'writer']);
+    const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
+    expect(main.indexOf('early prewarm')).toBeGreaterThanOrEqual(0);
+    expect(main.indexOf('early prewarm')).toBeLessThan(main.indexOf('preflight done'));
+    expect(main.slice(-3)).toEqual(['closed', 'printed', 'exit']);
+  });
+
+  it('--start reception: one worker; a village preflight rejects spawns nothing that outlives the exit', { timeout: cliBudget(3) }, async () => {
+    const dir = exampleVillage(temps);
+    const one = await runCli(['ask', '--data-dir', dir, '--start', 'reception', 'hello'], TRACE);
+    expect(one.code, describeRun(one)).toBe(0);
+    expect(new Set(marks(one.stderr).filter((m) => m.thread !== 'main').map((m) => m.thread)).size).toBe(1);
+
+    // An unknown agent in --start: the early guess spawns nothing, preflight says why (exit 2), the process ends.
+    const bad = await runCli(['ask', '--data-dir', dir, '--start', 'front,nobody', 'hello'], TRACE);
+    expect(bad.code, describeRun(bad)).toBe(2);
+    expect(bad.stderr).toContain('nobody');
+    expect(marks(bad.stderr).filter((m) => m.thread !== 'main')).toEqual([]);
+
+    // Preflight rejects (the template's key is absent) after the guess spawned both workers: exit 3 all the same,
+    // nothing on stdout, and the unadopted workers never hold the process up.
+    const keyless = makeVillage(temps, { baseUrl: stub().baseUrl });
+    const rejected = await runCli(['ask', '--data-dir', keyless, '--start', 'batch', '--secrets', 'env', 'hello'], TRACE);
+    expect(rejected.code, describeRun(rejected)).toBe(3);
+    expect(rejected.signal).toBeNull();
+    expect(rejected.stdout).toBe('');
+    expect(marks(rejected.stderr).map((m) => m.label)).toContain('early prewarm');
+  });
+});
