@@ -7,7 +7,8 @@
 // Throughput: N appends issued back to back, awaited together (lmdb batches a turn's writes into one txn).
 // Latency: one append at a time, awaited (a durable commit each), p50/p99 in ms.
 // Fairness: rounds alternate which side goes first, and a full GC runs before each measured phase, so neither side
-// pays for the other's garbage; the median round is reported.
+// pays for the other's garbage; the median round is the measure (the target), with each side's fastest round and
+// the CPU-time ratio beside it (both steadier than a single round on a shared machine).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,11 +118,15 @@ try {
   const roundRatios = rounds.map((x) => +x.ratio.toFixed(3));
   const cpuRatios = rounds.map((x) => +x.cpuRatio.toFixed(3)).sort((a, b) => a - b);
   const mid = Math.floor(ROUNDS / 2);
+  // Each side's fastest round: on a loaded machine the round least disturbed by others, a second view of the ratio.
+  const fastest = (side) => Math.min(...rounds.map((x) => x[side].seconds));
+  const bestRatio = +(fastest('raw') / fastest('store')).toFixed(3);
   const row = (r) => ({ perSec: Math.round(N / r.seconds), p50Ms: +pct(r.lat, 50).toFixed(3), p99Ms: +pct(r.lat, 99).toFixed(3) });
   const result = {
     bench: 'sessions.append', records: N, latencySamples: SAMPLES, node: process.version,
     store: row(store), raw: row(raw), storeVsRaw: +(raw.seconds / store.seconds).toFixed(3), roundRatios, target: 0.7,
-    storeVsRawCpu: cpuRatios[mid], cpuRatios,
+    ratio: +(raw.seconds / store.seconds).toFixed(3), // the same number, under the name bench/run.mjs's summary table reads
+    storeVsRawBest: bestRatio, storeVsRawCpu: cpuRatios[mid], cpuRatios,
     rawLegacyEncoding: row(legacy), codecVsLegacyPut: +(legacy.seconds / raw.seconds).toFixed(3), recordBytes: bytes,
   };
   result.pass = result.storeVsRaw >= result.target;
@@ -132,7 +137,8 @@ try {
   }
   console.log(
     `store/raw throughput: ${result.storeVsRaw.toFixed(3)} (target ≥ ${result.target.toFixed(2)}: ${result.pass ? 'met' : 'MISSED'}); ` +
-      `rounds ${roundRatios.join(' ')}; by CPU time ${result.storeVsRawCpu.toFixed(3)}; turn record ${bytes.before} B → ${bytes.after} B`,
+      `rounds ${roundRatios.join(' ')}; fastest round of each side ${bestRatio.toFixed(3)}; by CPU time ${result.storeVsRawCpu.toFixed(3)}; ` +
+      `turn record ${bytes.before} B → ${bytes.after} B`,
   );
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
