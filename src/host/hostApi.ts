@@ -35,6 +35,7 @@ import type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js'
 import type { ConnectionTestResult } from './commands/connectionTest.js';
 import type { VillageSettingsInput } from './commands/villageSettings.js';
 import type { OrdinanceView } from './villageFiles.js';
+import type { WorkFileList } from './commands/workFolderFiles.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 
@@ -50,6 +51,7 @@ export type { AgentFileView, EditableAgentFile } from './commands/agentFiles.js'
 export type { ConnectionTestResult } from './commands/connectionTest.js';
 export type { VillageSettingsInput } from './commands/villageSettings.js';
 export type { OrdinanceView } from './villageFiles.js';
+export type { WorkFileList } from './commands/workFolderFiles.js';
 export type { AppliedPrice, PriceFetchReport, PriceTableEntry, PricingApi, PricingSourceView } from './pricing/pricingFacet.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { StoredSession } from '../core/sessions/storedSession.js';
@@ -160,6 +162,11 @@ export interface VillageFilesApi {
   /** The rules at the top of every agent's system prompt (applies from each agent's next turn). */
   readOrdinance(): Promise<OrdinanceView>;
   writeOrdinance(text: string, base?: string): Promise<OrdinanceView>;
+  /**
+   * The chat input's `@` completion: paths in an agent's work folder matching `query` (its folder part confined as
+   * the file tools confine, symlinks out refused; the walk never follows a link). Read-only.
+   */
+  listWorkFiles(agentId: string, query: string): Promise<WorkFileList>;
 }
 
 /**

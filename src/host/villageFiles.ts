@@ -9,6 +9,7 @@ import type { VillagePaths } from '../core/village/paths.js';
 import { readOrdinance } from '../core/village/promptFiles.js';
 import type { World } from '../core/world/types.js';
 import { readAgentFile, writeAgentFile, type AgentFileView } from './commands/agentFiles.js';
+import { listWorkFiles, type WorkFileList } from './commands/workFolderFiles.js';
 import type { VillageFilesApi } from './hostApi.js';
 import { ordinanceChangedOnDisk, textNotString } from '../core/errors/requestErrors.js';
 
@@ -43,6 +44,11 @@ export class VillageFiles implements VillageFilesApi {
   /** Saves one agent file; refused when `base` no longer matches the disk or a JSON text would not load. */
   writeAgentFile(agentId: string, kind: unknown, text: unknown, base?: unknown): Promise<AgentFileView> {
     return this.serial(() => writeAgentFile(this.ports.paths, this.ports.world(), agentId, kind, text, base));
+  }
+
+  /** Paths in the agent's work folder for the chat's `@` completion (confined like the file tools). */
+  listWorkFiles(agentId: string, query: unknown): Promise<WorkFileList> {
+    return listWorkFiles(this.ports.world(), agentId, query);
   }
 
   // ---- Ordinance --------------------------------------------------------------------------------------------------

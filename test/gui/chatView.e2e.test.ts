@@ -4,8 +4,12 @@
  * servant's conversation (and is still chosen after a reload), the copy button puts a bubble's text on the
  * clipboard (read back from the clipboard itself), and "clear the view" hides the rows on this screen only — the
  * conversation on the server is untouched, the cut survives a reload, "Show all" brings the rows back. Fails on any
- * page error or console.error.
+ * page error or console.error. The chat input's `@` lists the addressed servant's work-folder paths (arrow keys and
+ * Enter insert one, a folder opens inside it), refuses a link that leads out with the tools' reason, and the server
+ * refuses the same over HTTP.
  */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { reply, type StubLlm } from '../support/stubLlm.js';
@@ -106,5 +110,72 @@ describe.skipIf(!HAS_CHROMIUM)(`chat view controls in headless Chromium${HAS_CHR
     await reload();
     await page.waitForSelector(bubble('first for alice'));
     await expect(page.locator(tid('chat-hidden')).count()).resolves.toBe(0);
+  }, 120_000);
+
+  it('@ completes paths of the addressed servant\'s work folder with the keyboard; links out are refused, in the page and on the server', async () => {
+    const work = suite.tempDir('ff-gui-work-');
+    const outside = suite.tempDir('ff-gui-outside-');
+    mkdirSync(join(work, 'src'));
+    writeFileSync(join(work, 'src/main.ts'), '');
+    writeFileSync(join(work, 'src/model.ts'), '');
+    writeFileSync(join(work, 'notes.md'), '');
+    writeFileSync(join(outside, 'secret.txt'), '');
+    symlinkSync(outside, join(work, 'out'));
+    const state = await api<{ world: { agents: Array<{ id: string }> } }>('GET', '/api/state');
+    const alice = state.world.agents.find((a) => a.id === 'alice')!;
+    await api('PUT', '/api/agents/alice', { spec: { ...alice, workDir: work } });
+    stub.respond((r) => lastLine(r.lastUserText));
+
+    await reload();
+    await page.click(`${tid('agent-card-alice')} .card-name`);
+    const input = tid('chat-input');
+    await page.fill(input, '');
+    await page.type(input, 'compare @src/m');
+    await until(async () => (await page.locator(tid('path-suggestion')).allTextContents()).join(',') === 'src/main.ts,src/model.ts', 'two matches listed');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getAttribute(`${tid('path-suggestion')}:has-text("src/model.ts")`, 'aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('Enter');
+    await expect(page.inputValue(input)).resolves.toBe('compare @src/model.ts ');
+    await page.waitForSelector(tid('path-suggestions'), { state: 'detached' });
+    await expect(page.locator(bubble('compare @src')).count()).resolves.toBe(0);
+
+    // A folder opens inside it; Escape closes the list without sending.
+    await page.type(input, 'with @');
+    await page.waitForSelector(`${tid('path-suggestion')}:has-text("src/")`);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page.inputValue(input)).resolves.toBe('compare @src/model.ts with @src/');
+    await until(async () => (await page.locator(tid('path-suggestion')).allTextContents()).join(',') === 'src/main.ts,src/model.ts', 'the folder\'s files listed');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await expect(page.inputValue(input)).resolves.toBe('compare @src/model.ts with @src/model.ts ');
+
+    // A link that leads out of the work folder: the tools' reason, nothing listed.
+    suite.browser.allowHttpError(400);
+    await page.type(input, '@out/');
+    await expect(page.locator(tid('path-note')).textContent()).resolves.toContain('points outside the work folder');
+    await expect(page.locator(tid('path-suggestion')).count()).resolves.toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(tid('path-suggestions'), { state: 'detached' });
+
+    // The server refuses the same by itself, and never lists what a link points at.
+    const refused = await api<{ code: string; message: string }>('POST', '/api/agents/alice/work-files', { query: 'out/' }, 400);
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.message).toContain('points outside the work folder');
+    await expect(api('POST', '/api/agents/alice/work-files', { query: 'secret' })).resolves.toMatchObject({ paths: [] });
+    await api('POST', '/api/agents/alice/work-files', { query: '../' }, 400);
+
+    // With the caret after a space no list is open: Enter sends. Answered, and still there after a reload.
+    await page.fill(input, 'compare @src/model.ts with @src/main.ts please');
+    await expect(page.locator(tid('path-suggestions')).count()).resolves.toBe(0);
+    await page.press(input, 'Enter');
+    await page.waitForSelector(bubble('[stub] compare @src/model.ts with @src/main.ts please'));
+    await reload();
+    await page.waitForSelector(bubble('[stub] compare @src/model.ts with @src/main.ts please'));
+
+    // A servant without a work folder says so.
+    await page.click(`${tid('agent-card-bob')} .card-name`);
+    await page.type(input, '@');
+    await expect(page.locator(tid('path-note')).textContent()).resolves.toContain('Bob has no work folder');
   }, 120_000);
 });

@@ -33,6 +33,8 @@ export const DESIGN_ROUTES: Route[] = [
       return v.files.writeAgentFile(p.id!, p.kind as EditableAgentFile, text, base);
     },
   },
+  // the chat's @ completion: read-only, a POST only so the query travels in the body
+  { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/work-files$`), handle: (v, p, b) => v.files.listWorkFiles(p.id!, str(b, 'query')) },
   // command approvals: the list is part of every state; a decision answers the outcome with the re-read state
   {
     method: 'POST',

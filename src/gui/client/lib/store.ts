@@ -159,7 +159,12 @@ export function createStore(transport: Transport, t: Translate) {
     }
   }
 
-  return { state, init, refresh, mutate, read, toast, dismiss };
+  /** A read sent as a POST body (a query too long for a path): no re-read, no toast; a refusal throws ApiError for the caller to show. */
+  function lookup<T>(path: string, body: unknown): Promise<T> {
+    return call<T>('POST', path, body);
+  }
+
+  return { state, init, refresh, mutate, read, lookup, toast, dismiss };
 }
 
 /** The store's public surface. */
