@@ -36,6 +36,7 @@ import type { ConnectionTestResult } from './commands/connectionTest.js';
 import type { VillageSettingsInput } from './commands/villageSettings.js';
 import type { OrdinanceView } from './villageFiles.js';
 import type { WorkFileList } from './commands/workFolderFiles.js';
+import type { WorkDirCheck } from './commands/workDirBatch.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 
@@ -52,6 +53,7 @@ export type { ConnectionTestResult } from './commands/connectionTest.js';
 export type { VillageSettingsInput } from './commands/villageSettings.js';
 export type { OrdinanceView } from './villageFiles.js';
 export type { WorkFileList } from './commands/workFolderFiles.js';
+export type { WorkDirCheck } from './commands/workDirBatch.js';
 export type { AppliedPrice, PriceFetchReport, PriceTableEntry, PricingApi, PricingSourceView } from './pricing/pricingFacet.js';
 export type { AskOutcome } from './askOutcome.js';
 export type { StoredSession } from '../core/sessions/storedSession.js';
@@ -105,6 +107,10 @@ export interface VillageEdits {
   setTies(id: string, targets: readonly string[]): Promise<VillageState>;
   /** A Kizuna map node position (canvas pixels). */
   setPosition(id: string, x: number, y: number): Promise<VillageState>;
+  /** Checks a work folder (absolute, exists, a folder, readable; blank = clear) without writing anything. */
+  checkWorkDir(folder: string): Promise<WorkDirCheck>;
+  /** One work folder for several agents in one atomic world.json write; a folder that fails the check is refused (INVALID_REQUEST field workDir). */
+  setWorkDirs(ids: readonly string[], folder: string): Promise<VillageState>;
   // village
   setReception(agentId: string | null): Promise<VillageState>;
   setExternalName(name: string | null): Promise<VillageState>;

@@ -17,6 +17,7 @@ import type { VillagePaths } from '../core/village/paths.js';
 import { loadWorld, saveWorld, systemLocale, type WorldDocument } from '../core/village/worldStore.js';
 import type { ModelTemplate, World } from '../core/world/types.js';
 import * as agents from './commands/agentEdits.js';
+import { checkWorkDir, requireWorkDir, setWorkDirs, type WorkDirCheck } from './commands/workDirBatch.js';
 import { CommandApprovals, type CommandRequests } from './commands/commandApprovals.js';
 import { testConnection, type ConnectionTestResult } from './commands/connectionTest.js';
 import { scheduleView, type ProbeShelf, type ScheduleView } from './commands/probeShelf.js';
@@ -172,6 +173,17 @@ export class VillageCommands implements VillageEdits {
   /** Stores a Kizuna node position (canvas pixels). */
   setPosition(id: string, x: number, y: number): Promise<VillageState> {
     return this.edit((w) => agents.setPosition(w, id, { x, y }));
+  }
+
+  /** Checks a work folder without writing (the batch dialog's preview). */
+  checkWorkDir(folder: string): Promise<WorkDirCheck> {
+    return checkWorkDir(folder);
+  }
+
+  /** One work folder for several servants, checked first, then one atomic world.json write. */
+  async setWorkDirs(ids: readonly string[], folder: string): Promise<VillageState> {
+    const workDir = await requireWorkDir(folder);
+    return this.edit((w) => setWorkDirs(w, ids, workDir));
   }
 
   // ---- village ---------------------------------------------------------------------------------------------

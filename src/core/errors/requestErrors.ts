@@ -129,3 +129,9 @@ export const workPathRefused = errorFactory('INVALID_REQUEST', (agentId: string,
   details: { field: 'query' },
 }));
 
+/** A work folder that cannot be used (`reason` says why: not absolute, missing, not a folder, unreadable). */
+export const workDirInvalid = errorFactory('INVALID_REQUEST', (folder: string, reason: string, fix: string) => ({
+  message: `Work folder ${JSON.stringify(folder)}: ${reason}.`,
+  fix,
+  details: { field: 'workDir' },
+}));

@@ -33,6 +33,9 @@ export const DESIGN_ROUTES: Route[] = [
       return v.files.writeAgentFile(p.id!, p.kind as EditableAgentFile, text, base);
     },
   },
+  // batch work folder: a check without writing (preview), then one write for every listed servant
+  { method: 'POST', pattern: /^\/api\/work-dir\/check$/, handle: (v, _p, b) => v.commands.checkWorkDir(str(b, 'workDir')) },
+  { method: 'PUT', pattern: /^\/api\/work-dir$/, handle: async (v, _p, b) => (await v.commands.setWorkDirs(strList(b, 'ids'), str(b, 'workDir')), v.state()) },
   // the chat's @ completion: read-only, a POST only so the query travels in the body
   { method: 'POST', pattern: new RegExp(`^/api/agents/${ID}/work-files$`), handle: (v, p, b) => v.files.listWorkFiles(p.id!, str(b, 'query')) },
   // command approvals: the list is part of every state; a decision answers the outcome with the re-read state
