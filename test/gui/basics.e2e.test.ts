@@ -50,8 +50,8 @@ const DIALOGS: Array<[opener: string, dialog: string]> = [
   ['open-approvals', 'approvals-dialog'],
   ['open-settings', 'settings-dialog'],
   ['open-door', 'door-panel'],
-  ['open-blackboard', 'blackboard-panel'],
   ['open-jev', 'jev-dialog'],
+  // The stats take the place of the panes (status bar toggle) and close with Escape like a dialog.
   ['open-stats', 'stats-view'],
   // The status bar's door button opens the same panel as the title bar's.
   ['status-door', 'door-panel'],

@@ -44,7 +44,7 @@ const titles = (): Promise<string[]> => suite.page.locator(tid('blackboard-note-
 
 describe.skipIf(!HAS_CHROMIUM)('the blackboard panel and the Jev page in headless Chromium', () => {
   it('shows the notes read-only, deletes one, clears the rest, and re-reads after a reload', async () => {
-    await suite.page.click(tid('open-blackboard'));
+    await suite.page.click(tid('bottom-tab-blackboard'));
     await suite.page.waitForSelector(tid('blackboard-panel'));
     await until(async () => (await titles()).length === 3, 'three notes');
     expect(await titles()).toEqual(['Findings', 'Plan', 'Summary']);
@@ -60,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)('the blackboard panel and the Jev page in headles
 
     await suite.page.reload();
     await suite.page.waitForSelector(tid('main'));
-    await suite.page.click(tid('open-blackboard'));
+    await suite.page.click(tid('bottom-tab-blackboard'));
     await until(async () => (await titles()).join() === 'Findings,Summary', 'the deletion survives a reload');
 
     await suite.page.click(tid('blackboard-clear'));
@@ -70,7 +70,7 @@ describe.skipIf(!HAS_CHROMIUM)('the blackboard panel and the Jev page in headles
     await until(async () => (await titles()).length === 0, 'board cleared');
     expect(readdirSync(join(work, 'blackboard'))).toEqual([]);
     expect(readdirSync(join(work, '.fuseforks-trash'))).toHaveLength(3);
-    await suite.page.click(tid('blackboard-close'));
+    await suite.page.click(tid('bottom-tab-work'));
   });
 
   it('edits Jev, saves, stores the token, tests the connection, switches a judge, and re-reads it all after a reload', async () => {
