@@ -8,11 +8,11 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { isAbsolute, normalize } from 'node:path';
 import type { World } from '../../core/world/types.js';
+import type { WorkDirCheck } from '../../core/tools/workFolderShapes.js';
 import { requestFieldInvalid, workDirInvalid } from '../../core/errors/requestErrors.js';
 import { requireAgent } from './agentEdits.js';
 
-/** A folder check: the normalised path to store (null = clear), or why it cannot be used and the fix. */
-export type WorkDirCheck = { ok: true; path: string | null } | { ok: false; folder: string; reason: string; fix: string };
+export type { WorkDirCheck } from '../../core/tools/workFolderShapes.js';
 
 /** Checks a work folder on disk (blank = clear). Never throws for a bad folder: the answer says why. */
 export async function checkWorkDir(folder: string): Promise<WorkDirCheck> {

@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { resolveInWorkDir } from '../../core/tools/confinement.js';
 import { walkSync } from '../../core/tools/walker.js';
 import type { World } from '../../core/world/types.js';
+import type { WorkFileList } from '../../core/tools/workFolderShapes.js';
 import { requestFieldInvalid, workPathRefused } from '../../core/errors/requestErrors.js';
 import { requireAgent } from './agentEdits.js';
 
@@ -19,16 +20,7 @@ export const MAX_WORK_FILE_ENTRIES = 5000;
 /** Longest query accepted. */
 export const MAX_WORK_FILE_QUERY = 512;
 
-/** The answer: paths relative to the work folder, `/`-separated, folders ending in `/`. */
-export interface WorkFileList {
-  agentId: string;
-  /** null = the servant has no work folder (nothing to complete). */
-  workDir: string | null;
-  query: string;
-  paths: string[];
-  /** True when the walk stopped at MAX_WORK_FILE_ENTRIES before seeing everything. */
-  truncated: boolean;
-}
+export type { WorkFileList } from '../../core/tools/workFolderShapes.js';
 
 /** Orders matches: the name starting with the needle first, then shallower paths, then by path. */
 export function rankWorkPaths(paths: readonly string[], needle: string): string[] {

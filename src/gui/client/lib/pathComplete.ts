@@ -5,6 +5,7 @@
  */
 import { reactive } from 'vue';
 import { ApiError, type Store } from './store.js';
+import type { WorkFileList } from './types.js';
 
 /** The `@` word the caret is in: where it starts (at the `@`) and what follows the `@` up to the caret. */
 export interface AtWord {
@@ -26,14 +27,6 @@ export function insertPath(text: string, word: AtWord, caret: number, path: stri
   return { text: text.slice(0, word.start) + inserted + text.slice(caret), caret: word.start + inserted.length };
 }
 
-/** The server's answer (`POST /api/agents/{id}/work-files`). */
-export interface WorkFileList {
-  agentId: string;
-  workDir: string | null;
-  query: string;
-  paths: string[];
-  truncated: boolean;
-}
 
 /** What the controller needs of the textarea. */
 export interface CaretField {

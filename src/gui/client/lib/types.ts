@@ -14,8 +14,9 @@ import type { StatsReport, StatsSlice } from '../../../core/stats/statsReport.js
 import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelTemplate, RoleColor } from '../../../core/world/types.js';
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 import type { ReadProblem as FileProblem } from '../../../core/preflight/configReaders.js';
+import type { WorkDirCheck, WorkFileList } from '../../../core/tools/workFolderShapes.js';
 
-export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, PlanWave, PlanWaveTask, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday };
+export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, PlanWave, PlanWaveTask, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday, WorkDirCheck, WorkFileList };
 
 /** world.json model template: the fields the dialog edits; the others pass through untouched. */
 export type ModelTemplate = Pick<
