@@ -121,6 +121,7 @@ export const commandRequestNotPending = errorFactory('INVALID_REQUEST', (agentId
   fix: 'Run fuseforks-cli approvals list and give the agent id and the command line as it shows them (it may have been decided already).',
   details: { agentId },
 }));
+
 /** A path-completion query that leaves the servant's work folder (`reason` is the tools' own refusal text). */
 export const workPathRefused = errorFactory('INVALID_REQUEST', (agentId: string, reason: string) => ({
   message: `Servant "${agentId}": ${reason}`,
