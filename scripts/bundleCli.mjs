@@ -66,8 +66,8 @@ const externalsViaRequire = {
 
 // Chunk names carry a content hash: clear the old bundle first.
 rmSync(outdir, { recursive: true, force: true });
-const { metafile } = await build({
-  metafile: true,
+/** What every CLI output file is built with (the join below rebuilds ask's file with the same). */
+const output = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -78,6 +78,10 @@ const { metafile } = await build({
   minifySyntax: true,
   logLevel: 'warning',
   absWorkingDir: root,
+};
+const { metafile } = await build({
+  ...output,
+  metafile: true,
   entryPoints: { cli: 'dist/cli/main.js' },
   outdir,
   splitting: true,
@@ -95,6 +99,7 @@ const { metafile } = await build({
 // The rest of `ask` (preflight, the host boot it always runs) as one file (see joinChunks.mjs): what loaded before
 // it (the CLI entry, the early worker prewarm, so the workers boot while this file loads) stays shared.
 await joinChunks({
+  output,
   metafile,
   root,
   shared: [resolve(outdir, 'cli.js'), outputOf(metafile, root, 'dist/cli/ask/earlyPrewarm.js')],

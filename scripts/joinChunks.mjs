@@ -37,8 +37,9 @@ export function outputOf(metafile, root, entryPoint) {
  * Rewrites `part` (an output file) to hold, besides itself, the chunks it loads: its static imports and the
  * dynamic imports listed in `eager` (output files it always loads at once). The static closures of `shared` (the
  * files loaded before `part`) stay shared; every other dynamic import stays lazy and keeps its closure shared.
+ * `output`: the esbuild options the first build made its files with (ESM for Node, source maps, minification).
  */
-export async function joinChunks({ metafile, root, shared, part, eager = [] }) {
+export async function joinChunks({ output, metafile, root, shared, part, eager = [] }) {
   const eagerSet = new Set(eager);
   const keep = staticClosure(metafile, root, shared);
   const joined = new Set();
@@ -62,15 +63,7 @@ export async function joinChunks({ metafile, root, shared, part, eager = [] }) {
   joined.add(part);
   const outdir = dirname(part);
   await build({
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-    absWorkingDir: root,
+    ...output,
     entryPoints: [part],
     outfile: part,
     allowOverwrite: true,

@@ -97,7 +97,7 @@ export function serveAgent(setup: SetupEndpoint, env: WorkerEnv): void {
     setup.off('message', onSetup);
     new AgentActor(init, env).listen();
     setup.postMessage({ kind: 'ready', protocolVersion: PROTOCOL_VERSION });
-    bootMark(`ready ${init.agent.id}`);
+    bootMark('ready', init.agent.id);
   };
   setup.on('message', onSetup);
 }
@@ -440,7 +440,7 @@ class AgentActor {
     };
     if (this.jev === undefined) this.jev = this.env.makeJev?.(this.init) ?? null;
     if (this.jev !== null) deps.jev = this.jev;
-    bootMark(`turn ${this.init.agent.id}`);
+    bootMark('turn', this.init.agent.id);
     return this.env.runTurn(input, deps);
   }
 

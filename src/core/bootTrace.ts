@@ -24,11 +24,15 @@ function threadCpuMs(): number {
   }
 }
 
-/** Writes one mark (synchronously: a worker's marks must not wait for the main thread's event loop). */
-export function bootMark(label: string): void {
+/**
+ * Writes one mark (synchronously: a worker's marks must not wait for the main thread's event loop). `detail` (an
+ * agent id) is appended only when tracing, so a mark on a per-turn path builds no string when it is off.
+ */
+export function bootMark(label: string, detail?: string): void {
   if (!enabled) return;
   try {
-    writeSync(2, `boot-trace ${performance.now().toFixed(1)} cpu=${threadCpuMs().toFixed(1)} ${thread} ${label}\n`);
+    const text = detail === undefined ? label : `${label} ${detail}`;
+    writeSync(2, `boot-trace ${performance.now().toFixed(1)} cpu=${threadCpuMs().toFixed(1)} ${thread} ${text}\n`);
   } catch {
     // stderr closed: tracing is best effort.
   }
