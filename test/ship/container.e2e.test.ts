@@ -7,6 +7,7 @@
  *
  * Skipped — loudly — only where podman cannot run; under CI it must run (a missing podman fails the suite).
  */
+import { randomBytes } from 'node:crypto';
 import { chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -26,6 +27,14 @@ const TOKEN = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const SECRET = { FUSEFORKS_SECRET_STUB: 'sk-container-test-0001' };
 const USER = 'caller';
 const PASSWORD = 'proxy-pass-7731';
+/**
+ * Container names are unique per run, so two runs on one machine (or a container an interrupted run left behind)
+ * never collide; afterAll removes exactly the names this run started.
+ */
+const RUN = `${process.pid}-${randomBytes(3).toString('hex')}`;
+const VILLAGE = `ff-test-village-${RUN}`;
+const PROXY = `ff-test-proxy-${RUN}`;
+const SECOND = `ff-test-second-${RUN}`;
 const temps = new Temps();
 const names: string[] = [];
 let stub: StubLlm;
@@ -141,19 +150,19 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
   it('serve answers through the door via the proxy with its auth, and refuses without it; the HEALTHCHECK is healthy', async () => {
     writeFileSync(join(data, 'mcp_server.json'), JSON.stringify({ enabled: true, port: doorPort, token: TOKEN }), { mode: 0o600 });
     chownSync(join(data, 'mcp_server.json'), 1000, 1000);
-    expect((await startServe('ff-test-village')).code).toBe(0);
+    expect((await startServe(VILLAGE)).code).toBe(0);
     const hash = await podman(['run', '--rm', ...LIMITS, '--entrypoint', 'caddy', PROXY_IMAGE, 'hash-password', '--plaintext', PASSWORD]);
     expect(hash.code, hash.stderr).toBe(0);
-    names.push('ff-test-proxy');
+    names.push(PROXY);
     const proxy = await podman([
-      'run', '-d', '--name', 'ff-test-proxy', '--network', 'host', ...LIMITS,
+      'run', '-d', '--name', PROXY, '--network', 'host', ...LIMITS,
       '-e', `PROXY_PORT=${proxyPort}`, '-e', `FUSEFORKS_DOOR_PORT=${doorPort}`, '-e', `FUSEFORKS_DOOR_TOKEN=${TOKEN}`,
       '-e', `PROXY_USER=${USER}`, '-e', `PROXY_PASSWORD_HASH=${hash.stdout.trim()}`,
       '-v', `${certs}:/certs:ro`, PROXY_IMAGE,
     ]);
     expect(proxy.code, proxy.stderr).toBe(0);
-    await until(async () => (await execStatus('ff-test-village', ['--ready'])).code === 0, 'serve to be ready');
-    const health = await podman(['healthcheck', 'run', 'ff-test-village']);
+    await until(async () => (await execStatus(VILLAGE, ['--ready'])).code === 0, 'serve to be ready');
+    const health = await podman(['healthcheck', 'run', VILLAGE]);
     expect(health.code, health.stdout + health.stderr).toBe(0);
     await until(async () => (await rawPost().catch(() => 0)) === 401, 'the proxy to listen');
 
@@ -165,19 +174,19 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
   }, CASE_MS);
 
   it('a second container on the same /data exits 4 and leaves the running one alone', async () => {
-    names.push('ff-test-second');
-    const second = await podman(['run', '--name', 'ff-test-second', '--network', 'host', ...LIMITS, '-e', `FUSEFORKS_SECRET_STUB=${SECRET.FUSEFORKS_SECRET_STUB}`, '-v', `${data}:/data`, IMAGE], 120_000);
+    names.push(SECOND);
+    const second = await podman(['run', '--name', SECOND, '--network', 'host', ...LIMITS, '-e', `FUSEFORKS_SECRET_STUB=${SECRET.FUSEFORKS_SECRET_STUB}`, '-v', `${data}:/data`, IMAGE], 120_000);
     expect(second.code).toBe(4);
     expect(second.stderr).toContain('LOCK_HELD');
-    expect((await execStatus('ff-test-village', ['--ready'])).code).toBe(0);
+    expect((await execStatus(VILLAGE, ['--ready'])).code).toBe(0);
   }, CASE_MS);
 
   it('podman stop (SIGTERM to tini) closes within the grace with exit 0 and the lock released; a restart keeps the conversation', async () => {
-    const stop = await podman(['stop', '-t', '35', 'ff-test-village'], 60_000);
+    const stop = await podman(['stop', '-t', '35', VILLAGE], 60_000);
     expect(stop.code, stop.stderr).toBe(0);
-    const state = await podman(['inspect', '--format', '{{.State.ExitCode}}', 'ff-test-village']);
+    const state = await podman(['inspect', '--format', '{{.State.ExitCode}}', VILLAGE]);
     expect(state.stdout.trim()).toBe('0');
-    const logs = await podman(['logs', 'ff-test-village']);
+    const logs = await podman(['logs', VILLAGE]);
     expect(logs.stderr + logs.stdout).toContain('[CLOSING]');
     expect(logs.stderr + logs.stdout).not.toContain('CLOSE_GRACE_EXCEEDED');
     console.info(`podman stop returned in ${(stop.ms / 1000).toFixed(2)} s`);
@@ -186,25 +195,25 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
     expect(seedAgain.code, seedAgain.stderr).toBe(0);
     expect(seedAgain.stderr).toContain('SEED_KEPT');
 
-    const start = await podman(['start', 'ff-test-village']);
+    const start = await podman(['start', VILLAGE]);
     expect(start.code, start.stderr).toBe(0);
-    await until(async () => (await execStatus('ff-test-village', ['--ready'])).code === 0, 'serve to be ready again');
+    await until(async () => (await execStatus(VILLAGE, ['--ready'])).code === 0, 'serve to be ready again');
     const again = await doorAsk('after the restart');
     expect(again.text).toBe('[stub] after the restart (history kept)');
   }, CASE_MS);
 
   it('status goes unhealthy when serve hangs (stale heartbeat) and when it is killed', async () => {
     const doc = JSON.parse(readFileSync(join(data, 'serve.status.json'), 'utf8')) as { pid: number };
-    const signal = (sig: string): Promise<Ran> => podman(['exec', 'ff-test-village', 'node', '-e', `process.kill(${doc.pid}, '${sig}')`]);
+    const signal = (sig: string): Promise<Ran> => podman(['exec', VILLAGE, 'node', '-e', `process.kill(${doc.pid}, '${sig}')`]);
     expect((await signal('SIGSTOP')).code).toBe(0);
-    await until(async () => (await execStatus('ff-test-village', ['--max-age', '3'])).code === 1, 'a stale heartbeat', 30_000);
-    const stale = await execStatus('ff-test-village', ['--max-age', '3']);
+    await until(async () => (await execStatus(VILLAGE, ['--max-age', '3'])).code === 1, 'a stale heartbeat', 30_000);
+    const stale = await execStatus(VILLAGE, ['--max-age', '3']);
     expect(stale.stdout).toMatch(/unhealthy: the status is \d+ s old/);
     expect((await signal('SIGCONT')).code).toBe(0);
-    await until(async () => (await execStatus('ff-test-village', ['--max-age', '3'])).code === 0, 'the heartbeat again', 30_000);
+    await until(async () => (await execStatus(VILLAGE, ['--max-age', '3'])).code === 0, 'the heartbeat again', 30_000);
 
     await signal('SIGKILL');
-    await until(async () => (await podman(['inspect', '--format', '{{.State.Running}}', 'ff-test-village'])).stdout.trim() === 'false', 'the container to stop');
+    await until(async () => (await podman(['inspect', '--format', '{{.State.Running}}', VILLAGE])).stdout.trim() === 'false', 'the container to stop');
     const dead = await cli(['status', '--data-dir', '/data']);
     expect(dead.code).toBe(1);
     expect(dead.stdout).toContain('unhealthy');
