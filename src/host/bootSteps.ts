@@ -22,6 +22,7 @@ import type { StartupBand } from '../core/startupBand.js';
 import type { ExternalToolPort } from '../actors/supervisor.js';
 import { DoorController } from './door/doorController.js';
 import type { AskExternal } from './door/openDoor.js';
+import type { DoorManagement } from './door/doorManage.js';
 import { McpClientManager } from './mcp/mcpClientManager.js';
 import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
@@ -171,9 +172,10 @@ export async function connectSharedMcp(mcp: HostMcp, diag: DiagSink): Promise<vo
  * live (opened, and reopened as it is switched) only when `serves` (serve, GUI). Requests go through `ask` — the
  * host's own `askExternal`, as every other face's.
  */
-export function createHostDoor(serves: boolean, paths: VillagePaths, ask: AskExternal, diag: DiagSink, version: string): DoorController {
+export function createHostDoor(serves: boolean, paths: VillagePaths, ask: AskExternal, manage: DoorManagement, diag: DiagSink, version: string): DoorController {
   return new DoorController(paths.shelf.mcpServer, serves, {
     askExternal: ask,
+    manage,
     onError: (error) => diag.note('door error', { error: error instanceof Error ? error.name : 'unknown' }, 'warn'),
     version,
   });

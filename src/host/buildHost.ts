@@ -45,6 +45,7 @@ import { VillageCommands } from './villageCommands.js';
 import { promptMaterialReader } from './promptMaterial.js';
 import { startScheduleTicker } from './scheduleWiring.js';
 import type { ScheduleRunNowPorts } from './scheduleRunNow.js';
+import { fireScheduleNow } from './fireScheduleNow.js';
 import { SessionRecorder } from './sessionRecorder.js';
 import { Summaries } from './summaries.js';
 
@@ -168,7 +169,18 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     );
     // The door asks through the host's own askExternal (as every face); it opens only after the host exists.
     const hostRef: { current: Host | null } = { current: null };
-    const door = createHostDoor(options.openDoor, v, (client, text, signal) => (hostRef.current as Host).askExternal(client, text, { signal }), log, options.appVersion);
+    const door = createHostDoor(
+      options.openDoor,
+      v,
+      (client, text, signal) => (hostRef.current as Host).askExternal(client, text, { signal }),
+      // The CLI beside this serve: agents with their live status, run-now (both through HostApi methods).
+      {
+        agents: () => (hostRef.current as Host).agents().map((a) => ({ agentId: a.agentId, status: a.status })),
+        runScheduleNow: (idOrPrefix, also) => fireScheduleNow(hostRef.current as Host, idOrPrefix, also),
+      },
+      log,
+      options.appVersion,
+    );
     parts.door = door;
     const blackboard = new BlackboardCommands(() => supervisor.currentWorld());
     const jev = new JevCommands({ paths: v, secrets, world: () => supervisor.currentWorld() });

@@ -117,7 +117,7 @@ describe('schedules command (built binary)', () => {
       const refused = await runCli(['schedules', 'run-now', KEPT.id, '-d', dir]);
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain('schedules run-now starts agents of this village');
-      expect(refused.stderr).toContain('fix: That process fires the schedule at its due time');
+      expect(refused.stderr).toContain('door enable');
       expect(stub().requests).toHaveLength(1);
     } finally {
       await holder.release();

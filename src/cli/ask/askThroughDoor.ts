@@ -5,10 +5,9 @@
  * direct ask would give. The MCP SDK is loaded only on this path.
  */
 import type { PlanTaskState } from '../../core/events.js';
-import { villagePaths } from '../../core/village/paths.js';
-import { readDoorSettings } from '../../host/door/doorSettings.js';
 import { DOOR_ERROR_META, DOOR_OUTCOME_META, DOOR_TOOL_NAME } from '../../host/door/openDoor.js';
 import { EXIT } from '../exitCodes.js';
+import { doorAddress } from '../manage/throughDoor.js';
 import type { CliOutput } from '../output.js';
 import { deliveredReport, outcomeNote, undeliveredReport, type AskReport } from './askReport.js';
 
@@ -28,9 +27,9 @@ const NO_CLIENT_LIMIT_MS = 24 * 3600 * 1000;
 
 /** The report of an ask sent through the holder's door, or null when the door is off, has no token or does not answer. */
 export async function askThroughDoor(request: DoorAsk, output: CliOutput): Promise<AskReport | null> {
-  const read = await readDoorSettings(villagePaths(request.dataDir).shelf.mcpServer);
-  if (!read.ok || !read.settings.enabled || read.settings.token === null) return null;
-  const { port, token } = read.settings;
+  const address = await doorAddress(request.dataDir);
+  if (address === null) return null;
+  const { port, token } = address;
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),

@@ -1,7 +1,8 @@
 /**
  * `fuseforks-cli agents list`: the village's agents in the GUI's order with what a script needs to address them.
  * Through `HostApi` when the village is free (every agent is stopped then: nothing runs in a management host);
- * read-only beside a running owner from world.json, with the running state unknown (that process knows it).
+ * beside a running owner from world.json, with each status from that process through its door — or unknown when
+ * its door is off.
  */
 import type { AgentStatus } from '../../core/events.js';
 import { villagePaths } from '../../core/village/paths.js';
@@ -9,13 +10,15 @@ import { loadWorld, systemLocale } from '../../core/village/worldStore.js';
 import type { World } from '../../core/world/types.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import type { CliOutput } from '../output.js';
+import { DOOR_MANAGE_PATHS } from '../../host/door/doorManage.js';
 import { withVillage } from './openManaged.js';
+import { callDoor } from './throughDoor.js';
 
 /** One agent as `agents list --json` prints it. */
 export interface AgentListRow {
   agentId: string;
   name: string;
-  /** null while another process holds the village (its running state is that process's). */
+  /** null while another process holds the village with its door off (its running state is that process's). */
   status: AgentStatus | null;
   modelTemplateId: string;
   roleId: string | null;
@@ -65,17 +68,23 @@ export async function runAgentsList(options: { dataDir: string; json: boolean },
   );
   let rows: AgentListRow[];
   let held = false;
+  let doorPort: number | null = null;
   if (managed.ok) rows = managed.value;
   else if (managed.held) {
     const load = await loadWorld(villagePaths(options.dataDir), { locale: systemLocale() });
-    rows = load.kind === 'missing' ? [] : agentRows(load.doc.world, () => null);
+    // The holder knows who runs: ask its door (off or not listening = unknown, as before).
+    const via = await callDoor<{ agents: Array<{ agentId: string; status: AgentStatus }> }>(options.dataDir, DOOR_MANAGE_PATHS.agents);
+    const live = new Map(via.kind === 'ok' ? via.value.agents.map((a) => [a.agentId, a.status]) : []);
+    if (via.kind === 'ok') doorPort = via.port;
+    rows = load.kind === 'missing' ? [] : agentRows(load.doc.world, (id) => live.get(id) ?? null);
     held = true;
   } else return managed.exit;
   if (options.json) output.stdout(JSON.stringify({ held, agents: rows }));
   else {
     const lines = rows.map(agentLine);
     if (lines.length === 0) lines.push('no agents');
-    if (held) lines.push('(the village is open in another process; whether an agent runs is known there)');
+    if (held && doorPort !== null) lines.push(`(the village is open in another process; statuses from its MCP door at 127.0.0.1:${doorPort})`);
+    else if (held) lines.push('(the village is open in another process whose door is off; whether an agent runs is known there)');
     output.stdout(lines.join('\n'));
   }
   return EXIT.ok;

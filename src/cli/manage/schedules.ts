@@ -4,7 +4,7 @@
  * as the GUI would leave it (ids and createdAtMs are made by the store). `list` is read-only and also answers
  * while another process holds the village (from the files); every change refuses then (exit 4).
  */
-import { scheduleIdUnresolved } from '../../core/errors/scheduleErrors.js';
+import { resolveScheduleId } from '../../host/fireScheduleNow.js';
 import { nextDue } from '../../core/schedules/due.js';
 import { ProbeApprovals } from '../../core/schedules/probeApprovals.js';
 import { ScheduleStore, type NewSchedule } from '../../core/schedules/scheduleStore.js';
@@ -87,14 +87,6 @@ async function listBeside(dataDir: string): Promise<ScheduleList> {
   const language = world.kind === 'missing' ? 'en' : world.doc.world.language;
   const blocked = store.blocked === null ? null : `${store.blocked.file}:${store.blocked.line}:${store.blocked.column} ${store.blocked.reason}`;
   return listOf({ schedules: store.list().map((t) => scheduleView(t, shelf)), schedulesBlocked: blocked }, language);
-}
-
-/** The schedule `idOrPrefix` names: its full id or an unambiguous start of it (SCHEDULE_NOT_FOUND otherwise). */
-export function resolveScheduleId(ids: readonly string[], idOrPrefix: string): string {
-  if (ids.includes(idOrPrefix)) return idOrPrefix;
-  const matches = idOrPrefix.length >= 4 ? ids.filter((id) => id.startsWith(idOrPrefix)) : [];
-  if (matches.length === 1) return matches[0]!;
-  throw scheduleIdUnresolved(idOrPrefix, matches.length);
 }
 
 /** What `schedules add` takes besides the data dir. */

@@ -5,6 +5,7 @@
  * A host that does not serve (`ask`, management commands) only writes the file.
  */
 import { doorStatusOf, newDoorToken, readDoorSettings, saveDoorSettings, withDoorEnabled, type DoorSettings, type DoorStatus } from './doorSettings.js';
+import type { DoorManagement } from './doorManage.js';
 import type { AskExternal, Door } from './openDoor.js';
 import { openShelfDoor } from './shelfDoor.js';
 import { doorPortInvalid } from '../../core/errors/requestErrors.js';
@@ -20,6 +21,8 @@ export interface DoorView extends DoorStatus {
 /** What the door calls and reports through. */
 export interface DoorDeps {
   askExternal: AskExternal;
+  /** The management routes' host methods (agents, run-now); a host that serves the door passes them. */
+  manage?: DoorManagement;
   onError?: (error: unknown) => void;
   version?: string;
 }

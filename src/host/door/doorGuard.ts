@@ -1,9 +1,11 @@
 /**
- * The door's checks before any MCP processing, as pure functions: path, Host and Origin against loopback
+ * The door's checks before any MCP processing (and before its management routes, doorManage.ts), as pure
+ * functions: path, Host and Origin against loopback
  * (DNS-rebinding protection), the bearer token (constant-time), and the body size. A failing check gets a
  * bare status: 401 never says whether the token was missing or wrong.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isManagePath } from './doorManage.js';
 import { DOOR_PATH } from './doorSettings.js';
 
 /** Largest accepted request body (bytes): `ask_fuseforks` carries one message, 1 MiB is plenty. */
@@ -44,7 +46,7 @@ export function bearerMatches(authorization: string | undefined, token: string):
 /** Decides whether a request may reach the MCP layer. Order: path, Host/Origin, token, declared size. */
 export function checkDoorRequest(facts: DoorRequestFacts, port: number, token: string): DoorVerdict {
   const path = (facts.url ?? '').split('?')[0];
-  if (path !== DOOR_PATH) return { ok: false, status: 404 };
+  if (path !== DOOR_PATH && !isManagePath(path ?? '')) return { ok: false, status: 404 };
   const host = (facts.host ?? '').toLowerCase();
   if (!allowedHosts(port).includes(host)) return { ok: false, status: 403 };
   if (facts.origin !== undefined && !allowedOrigins(port).includes(facts.origin.toLowerCase())) return { ok: false, status: 403 };

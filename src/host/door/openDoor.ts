@@ -17,6 +17,8 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { isFuseforksError } from '../../core/errors.js';
 import type { PlanTaskState } from '../../core/events.js';
 import { checkDoorRequest, DOOR_MAX_BODY_BYTES } from './doorGuard.js';
+import { isManagePath, serveManage, type DoorManagement } from './doorManage.js';
+import { DOOR_PATH } from './doorSettings.js';
 import { doorCannotListen, doorClosing, doorTokenMissing } from '../../core/errors/hostErrors.js';
 
 /** The single tool's name (pinned, with the count, by a test). */
@@ -61,6 +63,8 @@ export interface OpenDoorOptions {
   port: number;
   token: string;
   askExternal: AskExternal;
+  /** The management routes (agents, run-now) for the CLI beside a serve; absent = they answer 404. */
+  manage?: DoorManagement;
   /** Unexpected failures (transport errors, a throwing askExternal that is not a FuseforksError). Never the token. */
   onError?: (error: unknown) => void;
   /** Server version shown to clients. */
@@ -191,6 +195,13 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       options.token,
     );
     if (!verdict.ok) return bare(req, res, verdict.status);
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (path !== DOOR_PATH && isManagePath(path)) {
+      if (options.manage === undefined) return bare(req, res, 404);
+      const text = req.method === 'POST' ? await readBody(req) : '';
+      if (text === 'tooLarge') return bare(req, res, 413);
+      return serveManage(options.manage, path, req, text, res);
+    }
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method === 'POST') {

@@ -4,6 +4,7 @@
  * crash. The door module (and through it the SDK) is imported only when the door is on.
  */
 import { isFuseforksError } from '../../core/errors.js';
+import type { DoorManagement } from './doorManage.js';
 import type { AskExternal, Door } from './openDoor.js';
 import { doorStartupLine, doorStatusOf, readDoorSettings, saveDoorSettings, withDoorEnabled, type DoorStatus } from './doorSettings.js';
 
@@ -18,7 +19,7 @@ export interface ShelfDoor {
 /** Opens the door as the shelf file says. `file` = `villagePaths(dataDir).shelf.mcpServer`. */
 export async function openShelfDoor(
   file: string,
-  deps: { askExternal: AskExternal; onError?: (error: unknown) => void; version?: string },
+  deps: { askExternal: AskExternal; manage?: DoorManagement; onError?: (error: unknown) => void; version?: string },
 ): Promise<ShelfDoor> {
   let read = await readDoorSettings(file);
   if (!read.ok || !read.settings.enabled) return { door: null, status: doorStatusOf(read, false, null), startupLine: null };
@@ -39,6 +40,7 @@ export async function openShelfDoor(
       port: settings.port,
       token: settings.token ?? '',
       askExternal: deps.askExternal,
+      ...(deps.manage === undefined ? {} : { manage: deps.manage }),
       ...(deps.onError === undefined ? {} : { onError: deps.onError }),
       ...(deps.version === undefined ? {} : { version: deps.version }),
     });
