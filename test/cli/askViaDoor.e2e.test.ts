@@ -5,27 +5,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { freePort, makeVillage, runCli, startCli, useCliSuite, type CliChild } from './support/cliProcess.js';
+import { freePort, makeVillage, runCli, useCliSuite, useServeChild } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
-let serve: CliChild | null = null;
-afterEach(async () => {
-  if (serve !== null) {
-    serve.child.kill('SIGINT');
-    await serve.done;
-    serve = null;
-  }
-});
-
-async function startServe(dir: string): Promise<void> {
-  serve = startCli(['serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env'], KEY);
-  await serve.stderrLine((line) => line.includes('[SERVING]'));
-}
+const serve = useServeChild();
+const startServe = (dir: string): Promise<void> => serve.start(dir, KEY);
 
 const ask = (dir: string, extra: string[] = []) => runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', ...extra, 'What is the answer?'], KEY);
 

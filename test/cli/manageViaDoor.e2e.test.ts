@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { cliBudget, describeRun, freePort, makeVillage, runCli, startCli, useCliSuite, type CliChild } from './support/cliProcess.js';
+import { cliBudget, describeRun, freePort, makeVillage, runCli, useCliSuite, useServeChild } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const TOKEN = 'fedcba9876543210fedcba9876543210';
@@ -18,14 +18,7 @@ const SCHEDULE = {
   createdAtMs: 1, lastConsumedDueMs: null, enabled: true,
 };
 
-let serve: CliChild | null = null;
-afterEach(async () => {
-  if (serve !== null) {
-    serve.child.kill('SIGINT');
-    await serve.done;
-    serve = null;
-  }
-});
+const serve = useServeChild();
 
 /** desk starts with the batch, helper does not; one schedule sends to helper. */
 function village(): string {
@@ -34,10 +27,7 @@ function village(): string {
   return dir;
 }
 
-async function startServe(dir: string): Promise<void> {
-  serve = startCli(['serve', '--data-dir', dir, '--start', 'batch', '--secrets', 'env']);
-  await serve.stderrLine((line) => line.includes('[SERVING]'));
-}
+const startServe = (dir: string): Promise<void> => serve.start(dir);
 
 const agentsJson = async (dir: string): Promise<{ held: boolean; agents: Array<{ agentId: string; status: string | null }> }> => {
   const run = await runCli(['agents', 'list', '-d', dir, '--json']);

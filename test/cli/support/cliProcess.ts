@@ -253,3 +253,23 @@ export async function holdVillage(dataDir: string): Promise<{ pid: number; relea
     },
   };
 }
+
+/**
+ * A `serve` child per test that holds the village while other commands run beside it: `start` waits for its
+ * `[SERVING]` line; after each test it gets SIGINT and is awaited.
+ */
+export function useServeChild(): { start(dataDir: string, env?: Record<string, string>): Promise<void> } {
+  let serve: CliChild | null = null;
+  afterEach(async () => {
+    if (serve === null) return;
+    serve.child.kill('SIGINT');
+    await serve.done;
+    serve = null;
+  });
+  return {
+    async start(dataDir, env = {}) {
+      serve = startCli(['serve', '--data-dir', dataDir, '--start', 'batch', '--secrets', 'env'], env);
+      await serve.stderrLine((line) => line.includes('[SERVING]'));
+    },
+  };
+}
