@@ -11,6 +11,7 @@ import type { World } from '../core/world/types.js';
 import type { Supervisor } from '../actors/supervisor.js';
 import { askOutcome, type AskOutcome } from './askOutcome.js';
 import { prepareAttachments, wireOfAgent, type AttachmentUpload } from './attachmentUploads.js';
+import { readStoredAttachment, type StoredAttachment } from './attachmentFiles.js';
 import { closeHost, type CloseReport, type HostParts } from './closeHost.js';
 import type { DoorController } from './door/doorController.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
@@ -231,6 +232,11 @@ export class Host implements HostApi {
     const prepared = await prepareAttachments(this.#workspace, uploads, wireOfAgent(this.world(), to));
     this.assertOpen();
     this.#supervisor.sendUserMessage(to, text, prepared);
+  }
+
+  /** The stored body of a sent file, or null when it is gone. */
+  attachment(id: string): Promise<StoredAttachment | null> {
+    return readStoredAttachment(this.#workspace, id);
   }
 
   /**

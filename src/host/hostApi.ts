@@ -39,6 +39,7 @@ import type { WorkFileList } from './commands/workFolderFiles.js';
 import type { WorkDirCheck } from './commands/workDirBatch.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
+import type { StoredAttachment } from './attachmentFiles.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -58,6 +59,7 @@ export type { AppliedPrice, PriceFetchReport, PriceTableEntry, PricingApi, Prici
 export type { AskOutcome } from './askOutcome.js';
 export type { StoredSession } from '../core/sessions/storedSession.js';
 export type { ScheduleRunReport } from './scheduleRunNow.js';
+export type { StoredAttachment } from './attachmentFiles.js';
 export type { SummarizeReport, SummaryRow } from './summaries.js';
 export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsReport.js';
 export type { FileProblem } from './villageProblems.js';
@@ -292,6 +294,8 @@ export interface HostApi {
    * (INVALID_ATTACHMENT, ATTACHMENT_NOT_CARRIED) and stored under workspace/attachments/ before anything is recorded.
    */
   sendUserMessageWith(to: string, text: string, uploads: readonly AttachmentUpload[]): Promise<void>;
+  /** The stored body of a sent file (a message's `attachments[].id`); null when it is gone (removed after 30 days). */
+  attachment(id: string): Promise<StoredAttachment | null>;
   /**
    * One external request to the reception, as `ask` and the door send it; resolves with the answer, how the
    * delivery ended and the tokens and cost of its chain. Without an answer the text is the fixed notice in the

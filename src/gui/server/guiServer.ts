@@ -17,6 +17,7 @@ import { DEFAULT_CLIENT_DIR, readAsset } from './staticAssets.js';
 import { bodyNotObject, bodyTooLarge, guiUnauthorized } from '../../core/errors/requestErrors.js';
 import { villageNotOpenYet } from '../../core/errors/runtimeErrors.js';
 import { guiCannotListen } from '../../core/errors/configErrors.js';
+import { ATTACHMENT_ROUTE, sendAttachment } from './attachmentRoute.js';
 
 /** Largest request body accepted (bytes): world edits and mcp.json are small. */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -122,6 +123,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Prom
     ctx.streams.attach(res, (listener) => village.subscribe(listener));
     return;
   }
+  if (path.startsWith(ATTACHMENT_ROUTE)) return sendAttachment(res, req.method ?? 'GET', path, (id) => village.attachment(id));
   const route = matchRoute(req.method ?? 'GET', path);
   if (route === null) return sendJson(res, 404, { code: 'INVALID_REQUEST', message: `no API ${req.method} ${path}` });
   const body = req.method === 'GET' || req.method === 'DELETE' ? {} : await readBody(req, route.maxBody ?? MAX_BODY_BYTES);

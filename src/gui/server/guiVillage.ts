@@ -8,6 +8,7 @@ import { BUNDLED_TOOL_NAMES, DEFAULT_ENABLED_TOOLS, KNOWN_TOOL_NAMES } from '../
 import type { PlanReviewRequest } from '../../core/turn/ports.js';
 import type { PlanWave } from '../../core/turn/planWaves.js';
 import { batchSet } from '../../core/world/startSet.js';
+import type { StoredAttachment } from '../../host/attachmentFiles.js';
 import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { FileProblem } from '../../host/villageProblems.js';
 import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
@@ -206,6 +207,11 @@ export class GuiVillage {
     if (uploads.length === 0) this.host.sendUserMessage(to, text);
     else await this.host.sendUserMessageWith(to, text, uploads);
     return this.state();
+  }
+
+  /** The stored body of a file a person sent (the chat shows it again after a reload); null when gone. */
+  attachment(id: string): Promise<StoredAttachment | null> {
+    return this.host.attachment(id);
   }
 
   private messages(): AgentMessage[] {
