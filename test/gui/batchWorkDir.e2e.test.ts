@@ -3,8 +3,9 @@
  * servants, type a folder, Preview; a relative, missing or file path is named with the reason and the fix and
  * nothing is written; a good folder shows each servant's folder now → after, Apply writes world.json once for the
  * chosen servants with the keys this build does not know kept; after a reload the dialog shows the folders and
- * offers the folder among the recent ones. The server refuses a bad folder by itself too. Fails on any page error
- * or console.error.
+ * offers the folder among the recent ones. The server refuses a bad folder by itself too. The settings dialog's
+ * reference folders (rag) take the same check before a folder is added, and are saved and re-read. Fails on any page
+ * error or console.error.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,5 +113,33 @@ describe.skipIf(!HAS_CHROMIUM)(`batch work folder in headless Chromium${HAS_CHRO
     const unknown = await suite.api<{ code: string }>('PUT', '/api/work-dir', { ids: ['alice', 'nobody'], workDir: suite.tempDir('ff-gui-ok-') }, 404);
     expect(unknown.code).toBe('AGENT_NOT_FOUND');
     expect(readFileSync(join(dir, 'workspace/world.json'), 'utf8')).toBe(before);
+  });
+
+  it('reference folders in the settings dialog: a bad folder is refused with the reason, a good one saved, re-read, removed', async () => {
+    const docs = suite.tempDir('ff-gui-docs-');
+    await page.click(tid('settings-alice'));
+    await page.waitForSelector(tid('agent-settings'));
+    await page.fill(tid('settings-rag-input'), 'docs');
+    await page.click(tid('settings-rag-add'));
+    await expect(page.textContent(tid('settings-rag-error'))).resolves.toContain('is not an absolute path');
+    await expect(page.locator(tid('settings-rag-folder')).count()).resolves.toBe(0);
+    await page.fill(tid('settings-rag-input'), `${docs}/`);
+    await page.press(tid('settings-rag-input'), 'Enter');
+    await expect(page.locator(tid('settings-rag-folder')).allTextContents()).resolves.toEqual([expect.stringContaining(docs)]);
+    await page.waitForSelector(tid('settings-rag-error'), { state: 'detached' });
+    await page.click(tid('settings-save'));
+    await page.waitForSelector(tid('settings-unsaved'), { state: 'detached' });
+    expect(worldOnDisk().agents[0]).toMatchObject({ ragSources: [docs], laterAgentKey: 'alice-extra' });
+
+    await page.reload();
+    await ready(page);
+    await page.click(tid('settings-alice'));
+    await expect(page.locator(tid('settings-rag-folder')).allTextContents()).resolves.toEqual([expect.stringContaining(docs)]);
+    await page.click(tid('settings-rag-remove'));
+    await page.click(tid('settings-save'));
+    await page.waitForSelector(tid('settings-unsaved'), { state: 'detached' });
+    expect(worldOnDisk().agents[0]).toMatchObject({ ragSources: [], laterAgentKey: 'alice-extra' });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(tid('agent-settings'), { state: 'detached' });
   });
 });
