@@ -126,6 +126,8 @@ describe.skipIf(!HAS_CHROMIUM)(`batch work folder in headless Chromium${HAS_CHRO
     await expect(page.locator(tid('settings-rag-folder')).count()).resolves.toBe(0);
     await page.fill(tid('settings-rag-input'), `${docs}/`);
     await page.press(tid('settings-rag-input'), 'Enter');
+    // The folder is added once the server's check answers.
+    await page.waitForSelector(tid('settings-rag-folder'));
     await expect(page.locator(tid('settings-rag-folder')).allTextContents()).resolves.toEqual([expect.stringContaining(docs)]);
     await page.waitForSelector(tid('settings-rag-error'), { state: 'detached' });
     await page.click(tid('settings-save'));
@@ -135,6 +137,7 @@ describe.skipIf(!HAS_CHROMIUM)(`batch work folder in headless Chromium${HAS_CHRO
     await page.reload();
     await ready(page);
     await page.click(tid('settings-alice'));
+    await page.waitForSelector(tid('settings-rag-folder'));
     await expect(page.locator(tid('settings-rag-folder')).allTextContents()).resolves.toEqual([expect.stringContaining(docs)]);
     await page.click(tid('settings-rag-remove'));
     await page.click(tid('settings-save'));
