@@ -86,6 +86,9 @@ describe.skipIf(!HAS_CHROMIUM)(`chat view controls in headless Chromium${HAS_CHR
   it('clears the view only: the conversation stays on the server, the cut survives a reload, Show all undoes it', async () => {
     stub.respond((r) => lastLine(r.lastUserText));
     await page.waitForSelector(bubble('hello bob'));
+    // Quiet first: nobody typing, and every message on the server shown (a late reply would change the count).
+    const shownRows = () => page.locator('.bubble:not(.draft), [data-testid="system-line"]').count();
+    await until(async () => (await page.locator('[data-testid^="typing-"]').count()) === 0 && (await shownRows()) === (await messagesOnServer()), 'a quiet chat');
     const before = await messagesOnServer();
     await expect(page.textContent(tid('chat'))).resolves.toContain('the conversation is kept');
     await page.click(tid('chat-clear-view'));
@@ -153,7 +156,8 @@ describe.skipIf(!HAS_CHROMIUM)(`chat view controls in headless Chromium${HAS_CHR
     // A link that leads out of the work folder: the tools' reason, nothing listed.
     suite.browser.allowHttpError(400);
     await page.type(input, '@out/');
-    await expect(page.locator(tid('path-note')).textContent()).resolves.toContain('points outside the work folder');
+    // Each keystroke asks again ("@o" finds nothing first): wait for the answer to "@out/".
+    await until(async () => ((await page.locator(tid('path-note')).textContent()) ?? '').includes('points outside the work folder'), 'the refusal of out/');
     await expect(page.locator(tid('path-suggestion')).count()).resolves.toBe(0);
     await page.keyboard.press('Escape');
     await page.waitForSelector(tid('path-suggestions'), { state: 'detached' });
