@@ -48,9 +48,23 @@ async function openInspector(id: string): Promise<void> {
   await page.waitForSelector(tid('agent-settings'));
 }
 
+/**
+ * Escape closes the dialog. On a busy machine the key can meet a moment where the dialog still asks about unsaved
+ * changes (a save's re-read not adopted yet) or lands before the page listens: cancel that question, let the unsaved
+ * marks go, and press again — three times at most, then fail saying what the page showed.
+ */
 async function closeDialog(testid: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.waitForSelector(tid(testid), { state: 'detached' });
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press('Escape');
+    const outcome = await Promise.race([
+      page.waitForSelector(tid(testid), { state: 'detached', timeout: 15_000 }).then(() => 'closed'),
+      page.waitForSelector(tid('confirm'), { timeout: 15_000 }).then(() => 'asked about unsaved changes'),
+    ]).catch(() => 'stayed open');
+    if (outcome === 'closed') return;
+    if (attempt === 3) throw new Error(`${testid} did not close on Escape: it ${outcome} three times`);
+    if (outcome !== 'stayed open') await page.click(tid('confirm-cancel'));
+    await page.waitForSelector('[data-testid$="-unsaved"]', { state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  }
 }
 
 /** Edits one text file in the inspector's tab, checks the count and the unsaved mark, saves. */

@@ -88,6 +88,27 @@ describe('store', () => {
     expect(s.log.at(-1)).toBe('GET /api/state');
   });
 
+  it('a status event that arrives while a read is on its way wins over that read; a later read is taken as is', async () => {
+    const s = scripted();
+    const store = createStore(s.transport, (k) => k);
+    const init = store.init();
+    await flush();
+    s.release();
+    await init;
+    const read = store.refresh();
+    await flush();
+    // The answer below was read before this change reached the page (it says idle).
+    s.emit({ type: 'agentStatusChanged', agentId: 'a', status: 'stopping' });
+    s.release();
+    await read;
+    expect(store.state.view.status.a).toBe('stopping');
+    const next = store.refresh();
+    await flush();
+    s.release();
+    await next;
+    expect(store.state.view.status.a).toBe('idle');
+  });
+
   it('topologyChanged triggers a re-read', async () => {
     const s = scripted();
     const store = createStore(s.transport, (k) => k);

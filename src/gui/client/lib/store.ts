@@ -76,8 +76,8 @@ export function createStore(transport: Transport, t: Translate) {
     return res.body as T;
   }
 
-  function adopt(next: GuiState): void {
-    adoptState(state.view, next);
+  function adopt(next: GuiState, sentAt: number): void {
+    adoptState(state.view, next, sentAt);
     const ids = next.world.agents.map((a) => a.id);
     if (state.selected === null || !ids.includes(state.selected)) state.selected = ids[0] ?? null;
   }
@@ -92,7 +92,8 @@ export function createStore(transport: Transport, t: Translate) {
       try {
         do {
           again = false;
-          adopt(await call<GuiState>('GET', '/api/state'));
+          const sentAt = state.view.statusEvents;
+          adopt(await call<GuiState>('GET', '/api/state'), sentAt);
         } while (again);
       } finally {
         inFlight = null;
@@ -104,8 +105,9 @@ export function createStore(transport: Transport, t: Translate) {
   /** One mutation: adopt the answer (it is the re-read state); on failure toast the error and re-read. */
   async function mutate(method: string, path: string, body?: unknown): Promise<GuiState | null> {
     try {
+      const sentAt = state.view.statusEvents;
       const answer = await call<GuiState>(method, path, body);
-      if (answer !== null && typeof answer === 'object' && 'world' in answer) adopt(answer);
+      if (answer !== null && typeof answer === 'object' && 'world' in answer) adopt(answer, sentAt);
       return answer;
     } catch (error) {
       toast('error', error instanceof ApiError ? errorText(error.wire) : String(error));

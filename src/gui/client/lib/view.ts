@@ -50,17 +50,26 @@ export interface View {
   drafts: Record<string, Draft>;
   /** Turn records committed since the page loaded (the stats view re-reads when it moves). */
   turnsRecorded: number;
+  /** Status events applied since the page loaded; `statusAt[id]` is this count when agent id's last one came. */
+  statusEvents: number;
+  statusAt: Record<string, number>;
 }
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0 };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0, statusEvents: 0, statusAt: {} };
 }
 
-/** Replaces the server part after a read or a mutation's answer; events since then stay applied. */
-export function adoptState(view: View, state: GuiState): void {
+/**
+ * Replaces the server part after a read or a mutation's answer; events since then stay applied. `sentAt` is
+ * `view.statusEvents` when the request went out: an agent whose status event arrived after that keeps the event's
+ * status, since the answer may have been read before that change (events and answers travel on different
+ * connections; the event stream is ordered, so its last status is the newest).
+ */
+export function adoptState(view: View, state: GuiState, sentAt: number = Number.POSITIVE_INFINITY): void {
   view.server = state;
-  view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, s.status]));
+  const fresher = (id: string): boolean => (view.statusAt[id] ?? 0) > sentAt;
+  view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, fresher(s.agentId) ? (view.status[s.agentId] ?? s.status) : s.status]));
   // Events seen after the host read its totals may be newer: the larger of the two wins (totals only grow per run).
   for (const [id, n] of Object.entries(state.tokens ?? {})) view.tokens[id] = Math.max(n, view.tokens[id] ?? 0);
   view.messages = mergeTail(state.messages, view.messages);
@@ -105,6 +114,7 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
   switch (event.type) {
     case 'agentStatusChanged':
       view.status[event.agentId] = event.status;
+      view.statusAt[event.agentId] = view.statusEvents += 1;
       if (event.status !== 'running' && event.status !== 'starting') {
         delete view.typing[event.agentId];
         delete view.interruptPending[event.agentId];
