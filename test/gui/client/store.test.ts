@@ -46,6 +46,17 @@ function scripted() {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
+/** A store past its first read, subscribed to events. */
+async function booted() {
+  const s = scripted();
+  const store = createStore(s.transport, (k) => k);
+  const init = store.init();
+  await flush();
+  s.release();
+  await init;
+  return { s, store };
+}
+
 describe('store', () => {
   it('subscribes to events before the first read, and only then lifts the overlay', async () => {
     const s = scripted();
@@ -89,12 +100,7 @@ describe('store', () => {
   });
 
   it('a status event that arrives while a read is on its way wins over that read; a later read is taken as is', async () => {
-    const s = scripted();
-    const store = createStore(s.transport, (k) => k);
-    const init = store.init();
-    await flush();
-    s.release();
-    await init;
+    const { s, store } = await booted();
     const read = store.refresh();
     await flush();
     // The answer below was read before this change reached the page (it says idle).
@@ -110,12 +116,7 @@ describe('store', () => {
   });
 
   it('topologyChanged triggers a re-read', async () => {
-    const s = scripted();
-    const store = createStore(s.transport, (k) => k);
-    const init = store.init();
-    await flush();
-    s.release();
-    await init;
+    const { s, store } = await booted();
     s.emit({ type: 'topologyChanged' });
     await flush();
     expect(s.pending()).toBe(1);
