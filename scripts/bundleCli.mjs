@@ -82,7 +82,8 @@ const output = {
 const { metafile } = await build({
   ...output,
   metafile: true,
-  entryPoints: { cli: 'dist/cli/main.js' },
+  // askEarly: bin/run.js loads it before cli.js for `ask` (the early worker spawn); the command imports the same file.
+  entryPoints: { cli: 'dist/cli/main.js', askEarly: 'dist/cli/ask/earlyPrewarm.js' },
   outdir,
   splitting: true,
   chunkNames: '[name]-[hash]',

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { reach } from '../support/importGraph.js';
 
-const ASK_PATH = ['src/cli/commands/ask.ts', 'src/cli/ask/runAsk.ts', 'src/cli/headless/openHost.ts', 'src/host/buildHost.ts', 'src/host/hostPaths.ts'];
+const ASK_PATH = ['src/cli/ask/earlyPrewarm.ts', 'src/cli/commands/ask.ts', 'src/cli/ask/runAsk.ts', 'src/cli/headless/openHost.ts', 'src/host/buildHost.ts', 'src/host/hostPaths.ts'];
 const NOT_ON_ASK = ['zod', '@modelcontextprotocol/sdk'];
 
 describe('the ask path', () => {
