@@ -28,10 +28,13 @@ describe('ask while serve holds the village', () => {
     expect(direct.stdout).toBe('The answer is 42.\n');
 
     await startServe(dir);
-    const viaDoor = await ask(dir);
+    const viaDoor = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', 'What is the answer?'], { ...KEY, FUSEFORKS_BOOT_TRACE: '1' });
     expect(viaDoor.code, viaDoor.stderr).toBe(direct.code);
     expect(viaDoor.stdout).toBe(direct.stdout);
     expect(viaDoor.stderr).toContain('[VIA_DOOR]');
+    // The held lock was seen before anything was spawned: no agent worker booted in this process for nothing.
+    expect(viaDoor.stderr).toContain('argv prewarm');
+    expect(viaDoor.stderr.split('\n').filter((line) => /^boot-trace \S+ cpu=\S+ worker/.test(line))).toEqual([]);
     const json = await ask(dir, ['--json', '--quiet']);
     expect(JSON.parse(json.stdout)).toMatchObject({ answer: 'The answer is 42.', outcome: 'answered', exitCode: 0 });
     expect(json.stderr).toBe('');

@@ -16,6 +16,7 @@ import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld } from '../../core/village/worldStore.js';
 import { resolveStartSet } from '../../core/world/startSet.js';
 import { guessAskWorkers } from './askArgvGuess.js';
+import { lockLooksHeld } from './heldVillageGuess.js';
 
 /** The last request spawned for (the guess from argv, then the command's parsed flags: usually the same). */
 let spawnedFor: { dataDir: string; start: string; count: number } | null = null;
@@ -28,12 +29,15 @@ export async function prewarmFromArgv(argv: readonly string[], env: NodeJS.Proce
   return count;
 }
 
-/** Spawns the workers `ask --data-dir dataDir --start start` will start; never throws. */
+/** Spawns the workers `ask --data-dir dataDir --start start` will start (none while another process holds the village); never throws. */
 export async function prewarmForAsk(dataDir: string, start: string): Promise<number> {
   if (spawnedFor !== null && spawnedFor.dataDir === dataDir && spawnedFor.start === start) return spawnedFor.count;
   try {
+    const paths = villagePaths(dataDir);
+    // A serve holds the village: this ask will go through its door and start no agent here.
+    if (lockLooksHeld(paths.lock)) return 0;
     // Same locale as preflight's read: only the language default depends on it, never the start set.
-    const load = await loadWorld(villagePaths(dataDir), { locale: 'ja' });
+    const load = await loadWorld(paths, { locale: 'ja' });
     if (load.kind !== 'loaded') return 0;
     const resolved = resolveStartSet(load.doc.world, start, 'ask');
     if (!resolved.ok) return 0;
@@ -43,4 +47,9 @@ export async function prewarmForAsk(dataDir: string, start: string): Promise<num
   } catch {
     return 0;
   }
+}
+
+/** Preflight's top-up to the start set it resolved (none while another process holds the village: the ask goes through its door). */
+export function topUpForAsk(dataDir: string, count: number): void {
+  if (!lockLooksHeld(villagePaths(dataDir).lock)) prewarmAgentWorkers(count);
 }

@@ -10,13 +10,13 @@ import type { ErrorPayload } from '../../core/errors.js';
 import { bootMark } from '../../core/bootTrace.js';
 import { isFuseforksError } from '../../core/errors.js';
 import type { HostApi } from '../../host/hostApi.js';
-import { prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
 import type { CliOutput } from '../output.js';
 import { exitNow, type SignalWatch } from '../signals.js';
 import { ASK_STDOUT_MAX_BYTES, capAnswer } from './answerCap.js';
+import { topUpForAsk } from './earlyPrewarm.js';
 import { deliveredReport, failureNotes, outcomeNote, undeliveredReport, type AskReport } from './askReport.js';
 
 /** Client name used when `--client` is absent. */
@@ -69,7 +69,7 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
   if (!gate.ok) return finish(undeliveredReport(gate.exit), options, output);
   if (signals.count > 0) return bootInterrupted(options, output);
   // The start set's workers boot on the other core while this thread loads the host and opens the village.
-  prewarmAgentWorkers(gate.start.length);
+  topUpForAsk(options.dataDir, gate.start.length);
   bootMark('workers spawned');
   // A second signal while booting or waiting is "exit now" (the OS releases the lock when the process ends).
   signals.onSignal((count) => {
