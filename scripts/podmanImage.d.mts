@@ -2,6 +2,7 @@
 export declare const BASE_IMAGE: string;
 export declare const IMAGE: string;
 export declare const PROXY_IMAGE: string;
+export declare function removeImages(): Promise<void>;
 export declare const PODMAN: readonly string[];
 export declare const LIMITS: readonly string[];
 /** A finished command. */

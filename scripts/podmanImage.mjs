@@ -1,7 +1,7 @@
 // podman the way this sandbox needs it (runc, lowered limits, host network), and the one image build shared by the
 // container test (test/ship/container.e2e.test.ts) and the container bench (bench/ship/container.bench.mjs):
 // pack the project (`npm pack`, the tarball the image installs), lay a throwaway build context (deploy/ +
-// package-lock.json + the tarball), build `fuseforks:test` and `fuseforks-proxy:test`.
+// package-lock.json + the tarball), build `fuseforks:test-<pid>` and `fuseforks-proxy:test-<pid>`.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,13 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const BASE_IMAGE = 'docker.io/library/debian:trixie-slim';
 /** The host's CA bundle (Debian's path), handed to npm in the build. */
 const HOST_CA = process.env.FUSEFORKS_BUILD_CA ?? '/etc/ssl/certs/ca-certificates.crt';
-export const IMAGE = 'localhost/fuseforks:test';
-export const PROXY_IMAGE = 'localhost/fuseforks-proxy:test';
+/**
+ * Tags unique to this process: two runs on one machine (two worktrees, a test beside a bench) each run the image
+ * they built, never the other's retag. The layers stay in podman's build cache; `removeImages` drops the tags.
+ */
+const RUN_TAG = `test-${process.pid}`;
+export const IMAGE = `localhost/fuseforks:${RUN_TAG}`;
+export const PROXY_IMAGE = `localhost/fuseforks-proxy:${RUN_TAG}`;
 /** Global podman flags: crun fails on this machine's hybrid cgroups. */
 export const PODMAN = ['--runtime', 'runc'];
 /** Per-container limits this sandbox needs (the defaults exceed its hard limits). */
@@ -77,6 +82,11 @@ export async function buildImage(tag, dockerfile, context, extra = []) {
   const built = await podman(['build', '--format', 'docker', '--pull=never', '--network', 'host', ...LIMITS, ...ca, ...extra, '-t', tag, '-f', dockerfile, context], 1_200_000);
   if (built.code !== 0) throw new Error(`podman build ${tag} failed:\n${built.stderr.slice(-4000)}`);
   return built.ms;
+}
+
+/** Removes this process's image tags (the build cache keeps the layers for the next run). */
+export async function removeImages() {
+  await podman(['rmi', '--ignore', '-f', IMAGE, PROXY_IMAGE]);
 }
 
 /** Packs and builds both images once; returns the fuseforks image's build time (ms). */

@@ -9,7 +9,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_IMAGE, buildImage, IMAGE, LIMITS, packContext, podman, podmanProblem, run } from '../../scripts/podmanImage.mjs';
+import { BASE_IMAGE, buildImage, IMAGE, LIMITS, packContext, podman, podmanProblem, removeImages, run } from '../../scripts/podmanImage.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const problem = podmanProblem();
@@ -77,6 +77,7 @@ try {
 } finally {
   for (const name of names) await podman(['rm', '-f', '-t', '0', name]);
   await podman(['rmi', '-f', BARE]);
+  await removeImages();
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log('\nmeasurement                                        value         baseline');

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { freePort, makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
 import { listFiles } from './support.js';
-import { buildImages, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, run, type Ran } from '../../scripts/podmanImage.mjs';
+import { buildImages, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, removeImages, run, type Ran } from '../../scripts/podmanImage.mjs';
 
 const problem = podmanProblem();
 if (problem !== null && process.env.CI !== undefined) throw new Error(`container tests must run in CI: ${problem}`);
@@ -126,6 +126,7 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
 
   afterAll(async () => {
     for (const name of names) await podman(['rm', '-f', '-t', '0', name]);
+    if (problem === null) await removeImages();
     await stub?.close();
     temps.cleanup();
   }, 120_000);
