@@ -76,6 +76,11 @@ export interface InitMessage {
   port: MessagePort;
   /** The helper model (Jev) as the shelf had it when this agent started; null = no Jev configured in this run. */
   jev: JevInit | null;
+  /**
+   * Load the engine, backends and tools right after `init` instead of at the first delivery: set for the reception,
+   * which every external request reaches first (its first turn then does not pay the load while others still boot).
+   */
+  loadEngineAtStart: boolean;
 }
 
 /** Jev for one worker: the settings, and the token only when stored (null = the judge explains it is missing). */

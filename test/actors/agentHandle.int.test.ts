@@ -38,7 +38,7 @@ function spawn(planReview: 'ask' | 'unavailable' = 'unavailable'): Spawned {
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en', maxHops: 8,
       apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required', history: [], summary: null,
-      lastCallMilli: 0, planReview, externalTools: [], planIds: new SharedArrayBuffer(4), jev: null,
+      lastCallMilli: 0, planReview, externalTools: [], planIds: new SharedArrayBuffer(4), jev: null, loadEngineAtStart: false,
     },
     { onMessage: (m) => inbox.push(m), onExit: (e) => exits.push(e), release: (r) => releases.push(r), mainSide },
   );

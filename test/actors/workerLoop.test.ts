@@ -40,7 +40,13 @@ const unusedMainSide: MainSide = {
 };
 
 /** Boots the loop in this thread; returns the main side of the data port, a message inbox and the worker's API. */
-async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide = unusedMainSide, external?: (c: ExternalToolCaller) => void) {
+async function boot(
+  script: Script,
+  calls: TurnInput[] = [],
+  mainSide: MainSide = unusedMainSide,
+  external?: (c: ExternalToolCaller) => void,
+  engine: { loadEngineAtStart?: boolean; prepare?: () => Promise<void> } = {},
+) {
   const setup = new MessageChannel();
   const data = new MessageChannel();
   ports.push(setup.port1, setup.port2, data.port1, data.port2);
@@ -60,6 +66,7 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
       throw new Error('no budget in these tests');
     },
     now: () => 0,
+    ...(engine.prepare === undefined ? {} : { prepare: engine.prepare }),
   };
   serveAgent(setup.port2, env);
   const ready = new Promise<unknown>((r) => setup.port1.once('message', r));
@@ -68,6 +75,7 @@ async function boot(script: Script, calls: TurnInput[] = [], mainSide: MainSide 
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
       maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
       history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, jev: null,
+      loadEngineAtStart: engine.loadEngineAtStart ?? false,
     },
     [data.port2],
   );
@@ -120,6 +128,29 @@ describe('worker loop protocol', () => {
       { type: 'agentTyping', agentId: 'A', active: true },
       { type: 'agentTyping', agentId: 'A', active: false },
     ]);
+  });
+
+  it('loads the engine right after init when told to (the reception), else at the first delivery; a failed early load fails that turn', async () => {
+    for (const atStart of [true, false]) {
+      const loads: string[] = [];
+      const w = await boot(async (input) => finish(input, 'ok'), [], unusedMainSide, undefined, {
+        loadEngineAtStart: atStart,
+        prepare: async () => void loads.push(atStart ? 'at start' : 'at delivery'),
+      });
+      expect(loads).toEqual(atStart ? ['at start'] : []);
+      w.send(deliver('e1', 'hi'));
+      await w.next('turnDone');
+      expect(loads.length).toBeGreaterThan(0);
+    }
+    // The load that failed at start is not swallowed: the first turn meets it.
+    let failing: Promise<void> | null = null;
+    const broken = await boot(async (input) => finish(input, 'ok'), [], unusedMainSide, undefined, {
+      loadEngineAtStart: true,
+      prepare: () => (failing ??= Promise.reject(new FuseforksError('COMPUTE_FAILED', 'engine file unreadable', { fix: 'rebuild' }))),
+    });
+    expect(failing).not.toBeNull();
+    broken.send(deliver('e1', 'hi'));
+    expect((await broken.next('turnFailed')).error).toMatchObject({ code: 'COMPUTE_FAILED' });
   });
 
   it('keeps the last 8 exchanges and carries lastCallMilli into the next turn', async () => {
