@@ -44,6 +44,29 @@ describe('chatRows', () => {
     expect(rows.map((r) => (r.kind === 'message' ? r.grouped : 'line'))).toEqual([false, false, 'line', false, true, false]);
   });
 
+  it('folds the copies of one fan-out into one row: every recipient in order, the tokens summed', () => {
+    const co = ['bob', 'carol', 'dave'];
+    const copies = co.map((id, i) => msg(agent('alice'), agent(id), 70, { content: 'split', hop: 1, coRecipients: co, tokens: i === 0 ? 1050 : 0 }));
+    const rows = chatRows([a1, ...copies, msg(agent('bob'), user, 80)], [], ALL, null);
+    expect(rows).toHaveLength(3);
+    const fanned = rows[1]!;
+    expect(fanned.kind === 'message' && fanned.to).toEqual(co.map(agent));
+    expect(fanned.kind === 'message' && fanned.tokens).toBe(1050);
+    expect(fanned.kind === 'message' && fanned.m.id).toBe(copies[0]!.id);
+    // Filtered to one of them, the row still names all three (the message went to all of them).
+    const onlyCarol = chatRows(copies, [], 'carol', null);
+    expect(onlyCarol.map((r) => r.kind === 'message' && r.to.length)).toEqual([3]);
+    // A second, identical fan-out right after is its own row, grouped under the first's header.
+    const again = co.map((id) => msg(agent('alice'), agent(id), 71, { content: 'split', hop: 1, coRecipients: co }));
+    const twice = chatRows([...copies, ...again], [], ALL, null);
+    expect(twice.map((r) => r.kind === 'message' && [r.to.length, r.grouped])).toEqual([[3, false], [3, true]]);
+  });
+
+  it('a single message keeps its one recipient and its own tokens', () => {
+    const rows = chatRows([msg(agent('alice'), user, 1, { tokens: 42 })], [], ALL, null);
+    expect(rows[0]!.kind === 'message' && [rows[0]!.to, rows[0]!.tokens]).toEqual([[user], 42]);
+  });
+
   it('never groups system notices', () => {
     const sys: Endpoint = { kind: 'system' };
     const rows = chatRows([msg(sys, user, 1), msg(sys, user, 2)], [], ALL, null);

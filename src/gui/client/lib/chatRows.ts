@@ -3,11 +3,17 @@
  * conversation when the person filters, cut at the "clear the view" mark (a device-local, view-only cut: the
  * conversation itself is untouched), and consecutive messages of one sender grouped under one header.
  */
+import { continuesFanOut } from './recipients.js';
 import type { AgentMessage, Endpoint } from './types.js';
 import type { ChatLine } from './view.js';
 
-/** One row of the chat list; `grouped` = same sender and recipient as the message right above (no header). */
-export type ChatRow = { kind: 'message'; tsMs: number; m: AgentMessage; grouped: boolean } | { kind: 'line'; tsMs: number; l: ChatLine };
+/**
+ * One row of the chat list; `grouped` = same sender and recipients as the message right above (no header). A
+ * message row is one message, or every copy of a fan-out: `to` lists all its recipients, `tokens` sums the copies'.
+ */
+export type ChatRow =
+  | { kind: 'message'; tsMs: number; m: AgentMessage; to: Endpoint[]; tokens: number; grouped: boolean }
+  | { kind: 'line'; tsMs: number; l: ChatLine };
 
 /** Filter value meaning "every conversation". */
 export const ALL = '';
@@ -33,26 +39,39 @@ export function involves(m: AgentMessage, agentId: string): boolean {
 
 /**
  * The rows to show, oldest first: only those involving `filter` (ALL = every row), only those after `clearedAt`
- * (null = nothing cleared), consecutive messages with the same sender and recipient marked `grouped`.
+ * (null = nothing cleared), the copies of one fan-out folded into one row, consecutive messages with the same sender
+ * and recipients marked `grouped`.
  */
 export function chatRows(messages: readonly AgentMessage[], lines: readonly ChatLine[], filter: string, clearedAt: number | null): ChatRow[] {
   const visible = (tsMs: number) => clearedAt === null || tsMs > clearedAt;
-  const rows: ChatRow[] = [
-    ...messages.filter((m) => visible(m.tsMs) && (filter === ALL || involves(m, filter))).map((m): ChatRow => ({ kind: 'message', tsMs: m.tsMs, m, grouped: false })),
+  const sorted: ChatRow[] = [
+    ...messages.filter((m) => visible(m.tsMs) && (filter === ALL || involves(m, filter))).map((m): ChatRow => ({ kind: 'message', tsMs: m.tsMs, m, to: [m.to], tokens: m.tokens, grouped: false })),
     ...lines.filter((l) => visible(l.tsMs) && (filter === ALL || l.agentId === filter)).map((l): ChatRow => ({ kind: 'line', tsMs: l.tsMs, l })),
   ];
-  rows.sort((a, b) => a.tsMs - b.tsMs);
-  let previous: AgentMessage | null = null;
+  sorted.sort((a, b) => a.tsMs - b.tsMs);
+  const rows: ChatRow[] = [];
+  for (const row of sorted) {
+    const last = rows.at(-1);
+    if (row.kind === 'message' && last?.kind === 'message' && continuesFanOut(last.m, row.m, last.to)) {
+      last.to.push(row.m.to);
+      last.tokens += row.tokens;
+    } else rows.push(row);
+  }
+  let previous: Extract<ChatRow, { kind: 'message' }> | null = null;
   for (const row of rows) {
     if (row.kind === 'line') {
       previous = null;
       continue;
     }
     const m = row.m;
-    row.grouped = previous !== null && m.from.kind !== 'system' && endpointKey(previous.from) === endpointKey(m.from) && endpointKey(previous.to) === endpointKey(m.to);
-    previous = m.from.kind === 'system' ? null : m;
+    row.grouped = previous !== null && m.from.kind !== 'system' && endpointKey(previous.m.from) === endpointKey(m.from) && recipientsKey(previous.to) === recipientsKey(row.to);
+    previous = m.from.kind === 'system' ? null : row;
   }
   return rows;
+}
+
+function recipientsKey(to: readonly Endpoint[]): string {
+  return to.map(endpointKey).join('|');
 }
 
 /** How many rows the clear mark hides (for the "N hidden — Show all" line), under the same filter. */
