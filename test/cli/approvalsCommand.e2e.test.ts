@@ -100,6 +100,7 @@ describe('approvals command (built binary)', () => {
     const agentsFree = await runCli(['agents', 'list', '-d', dir, '--json']);
     expect(JSON.parse(agentsFree.stdout)).toEqual({
       held: false,
+      statusFrom: 'host',
       agents: [
         { agentId: 'ops', name: 'OPS', status: 'idle', modelTemplateId: 'stub', roleId: null, groupId: null, reception: true, batchStart: true, planReview: false, connectedAgents: ['aide'] },
         { agentId: 'aide', name: 'AIDE', status: 'idle', modelTemplateId: 'stub', roleId: null, groupId: null, reception: false, batchStart: true, planReview: false, connectedAgents: [] },
@@ -113,6 +114,9 @@ describe('approvals command (built binary)', () => {
       expect(runJson(dir)).toBe(before);
       const list = await runCli(['approvals', 'list', '-d', dir, '--json']);
       expect(JSON.parse(list.stdout)).toMatchObject({ requests: [{ agentId: 'ops', line: 'touch held.txt' }] });
+      // A heartbeat whose writer is no running serve (a fresh time, a dead pid) is not believed: unknown.
+      const beat = { format: 1, pid: 2 ** 22 + 1, state: 'serving', since: new Date().toISOString(), updatedAt: new Date().toISOString(), agentsRunning: ['ops'], door: null, lastScheduleTick: null, lastError: null };
+      writeFileSync(join(dir, 'serve.status.json'), JSON.stringify(beat));
       const agents = await runCli(['agents', 'list', '-d', dir]);
       expect(agents.code, describeRun(agents)).toBe(0);
       expect(agents.stdout).toContain('ops  "OPS"  unknown  model stub  [reception, batch] → aide');

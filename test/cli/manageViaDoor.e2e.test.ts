@@ -2,7 +2,8 @@
  * `agents list` and `schedules run-now` while `serve` holds the village (built binaries, a real serve child, loopback
  * stub LLM): with serve's door on, both go through the door's management routes with its token — live statuses,
  * and the schedule fired by serve (its target started there); the routes refuse a caller without the token. With
- * the door off, run-now is refused (exit 4) saying how to switch the door on, and statuses show as unknown.
+ * the door off, run-now is refused (exit 4) saying how to switch the door on, and statuses come from serve's
+ * heartbeat (serve.status.json: running or idle as of its last beat).
  */
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -29,10 +30,16 @@ function village(): string {
 
 const startServe = (dir: string): Promise<void> => serve.start(dir);
 
-const agentsJson = async (dir: string): Promise<{ held: boolean; agents: Array<{ agentId: string; status: string | null }> }> => {
+interface AgentsJson {
+  held: boolean;
+  statusFrom: string;
+  agents: Array<{ agentId: string; status: string | null }>;
+}
+
+const agentsJson = async (dir: string): Promise<AgentsJson> => {
   const run = await runCli(['agents', 'list', '-d', dir, '--json']);
   expect(run.code, describeRun(run)).toBe(0);
-  return JSON.parse(run.stdout) as { held: boolean; agents: Array<{ agentId: string; status: string | null }> };
+  return JSON.parse(run.stdout) as AgentsJson;
 };
 
 /** The HTTP status of a GET to a management route with `authorization` (or none). */
@@ -55,7 +62,7 @@ describe('management commands while serve holds the village', () => {
     writeFileSync(join(dir, 'mcp_server.json'), JSON.stringify({ enabled: true, port, token: TOKEN }));
     await startServe(dir);
 
-    expect(await agentsJson(dir)).toMatchObject({ held: true, agents: [{ agentId: 'desk', status: 'running' }, { agentId: 'helper', status: 'idle' }] });
+    expect(await agentsJson(dir)).toMatchObject({ held: true, statusFrom: 'door', agents: [{ agentId: 'desk', status: 'running' }, { agentId: 'helper', status: 'idle' }] });
     const lines = await runCli(['agents', 'list', '-d', dir]);
     expect(lines.stdout).toContain('desk  "DESK"  running  model stub');
     expect(lines.stdout).toContain(`statuses from its MCP door at 127.0.0.1:${port}`);
@@ -81,7 +88,7 @@ describe('management commands while serve holds the village', () => {
     expect(stub().requests).toHaveLength(1);
   });
 
-  it('door off: run-now is refused with exit 4 and the door fix; agents list shows unknown', { timeout: cliBudget(4) }, async () => {
+  it('door off: run-now is refused with exit 4 and the door fix; agents list reads serve\'s heartbeat', { timeout: cliBudget(4) }, async () => {
     const dir = village();
     await startServe(dir);
     const refused = await runCli(['schedules', 'run-now', SCHEDULE.id, '-d', dir]);
@@ -89,9 +96,9 @@ describe('management commands while serve holds the village', () => {
     expect(refused.stderr).toContain('[LOCK_HELD]');
     expect(refused.stderr).toContain('door enable');
     expect(stub().requests).toHaveLength(0);
-    expect(await agentsJson(dir)).toMatchObject({ held: true, agents: [{ agentId: 'desk', status: null }, { agentId: 'helper', status: null }] });
+    expect(await agentsJson(dir)).toMatchObject({ held: true, statusFrom: 'heartbeat', agents: [{ agentId: 'desk', status: 'running' }, { agentId: 'helper', status: 'idle' }] });
     const lines = await runCli(['agents', 'list', '-d', dir]);
-    expect(lines.stdout).toContain('desk  "DESK"  unknown');
-    expect(lines.stdout).toContain('door is off');
+    expect(lines.stdout).toContain('desk  "DESK"  running');
+    expect(lines.stdout).toContain('serve whose door is off; statuses from its heartbeat');
   });
 });
