@@ -3,7 +3,9 @@
  * `fuseforks-cli gui` and the loopback stub model (which reports usage on every answer): a message Alice hands to
  * three servants at once is one bubble whose recipient line reads "Bob +2 more" — the whole list on hover, on
  * keyboard focus and in a list that Enter opens — and every servant's bubble shows the tokens its turn used, equal
- * to what the stub reported, still after a reload. Fails on any page error or console.error.
+ * to what the stub reported, still after a reload. A servant card shows its uptime (moving on while the worker
+ * runs, "—" once stopped), the share of its prompt tokens the stub reported as cached, and its last tool call with
+ * ok/failed, each "—" until known. Fails on any page error or console.error.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -118,3 +120,60 @@ async function checkFanOut(): Promise<void> {
   await page.keyboard.press('Enter');
   await until(async () => (await list.count()) === 0, 'the list closed again');
 }
+
+describe.skipIf(!HAS_CHROMIUM)('servant cards: uptime, cache-hit rate, last tool call in headless Chromium', () => {
+  it('each row reads "—" until known, then what the run did, updated live from the event stream', async () => {
+    const row = (name: string) => page.textContent(tid(`${name}-erin`)).then((s) => (s ?? '').trim());
+    const uptimeSecs = async (): Promise<number> => {
+      const m = /^(?:(\d+)m )?(\d+)s$/.exec(await row('uptime'));
+      return m === null ? -1 : Number(m[1] ?? 0) * 60 + Number(m[2]);
+    };
+    await api('POST', '/api/agents', { name: 'Erin', modelTemplateId: 'stub' });
+    await page.waitForSelector(tid('agent-card-erin'));
+    // Never started: nothing is known yet.
+    for (const name of ['uptime', 'cache', 'last-tool']) await expect(row(name)).resolves.toBe('—');
+
+    const startedAt = Date.now();
+    await api('POST', '/api/agents/erin/start');
+    await page.waitForSelector(`${tid('status-erin')}[data-status="running"]`);
+    await until(async () => (await uptimeSecs()) >= 0, 'an uptime once the worker runs');
+    const firstSeen = await uptimeSecs();
+    // Live: the next stats ticks move it on without a reload; it never claims more than the time since the start.
+    await until(async () => (await uptimeSecs()) > firstSeen, 'the uptime moving on');
+    expect(await uptimeSecs()).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 1000));
+    await expect(row('cache')).resolves.toBe('—');
+
+    // One turn: `remember` works (1000 prompt tokens, none cached), then the answer (1200, 1000 of them cached).
+    const asked = (r: { lastUserText: string }) => r.lastUserText.includes('erin, keep this');
+    stub.enqueue(reply.tool('remember', { note: 'Erin keeps tea notes' }, { usage: { prompt: 1000, completion: 10 } }), asked);
+    stub.enqueue(reply.text('kept', { usage: { prompt: 1200, cacheRead: 1000, completion: 5 } }), asked);
+    await page.click(`${tid('agent-card-erin')} .card-name`);
+    await page.fill(tid('chat-input'), 'erin, keep this');
+    await page.press(tid('chat-input'), 'Enter');
+    await page.waitForSelector('.bubble:has-text("kept")');
+    await until(async () => (await row('last-tool')) === 'remember · ok', 'the last tool: remember, ok');
+    await expect(page.getAttribute(tid('last-tool-erin'), 'data-ok')).resolves.toBe('true');
+    // 1000 of 2200 prompt tokens came from the cache = 45 %, hover names both counts.
+    await until(async () => (await row('cache')) === '45%', 'the cache-hit rate of both calls');
+    await expect(page.getAttribute(tid('cache-erin'), 'title')).resolves.toBe('1,000 of 2,200 input tokens from the cache');
+    await page.locator(tid('agent-card-erin')).screenshot({ path: shotPath('agent-card-en.png') });
+
+    // A failing call (no note): the row says so; the next answer has nothing cached, so the rate falls.
+    stub.enqueue(reply.tool('remember', {}, { usage: { prompt: 800, completion: 3 } }), (r) => r.lastUserText.includes('erin, try again'));
+    stub.enqueue(reply.text('could not', { usage: { prompt: 1000, completion: 2 } }), (r) => r.lastUserText.includes('erin, try again'));
+    await page.fill(tid('chat-input'), 'erin, try again');
+    await page.press(tid('chat-input'), 'Enter');
+    await page.waitForSelector('.bubble:has-text("could not")');
+    await until(async () => (await row('last-tool')) === 'remember · failed', 'the last tool: remember, failed');
+    await expect(page.getAttribute(tid('last-tool-erin'), 'data-ok')).resolves.toBe('false');
+    await until(async () => (await row('cache')) === '25%', '1000 of 4000 cached');
+    const turns = stub.requests.filter((r) => r.lastUserText.includes('erin, '));
+    expect(turns).toHaveLength(4);
+
+    // Stopped: no uptime; what was counted stays.
+    await api('POST', '/api/agents/erin/stop');
+    await page.waitForSelector(`${tid('status-erin')}[data-status="idle"]`);
+    await expect(row('uptime')).resolves.toBe('—');
+    await expect(row('cache')).resolves.toBe('25%');
+  });
+});

@@ -3,6 +3,7 @@
  * typing, stats, messages, tool lines, failures). `applyEvent` is the pure reaction table of reference gui.md
  * §4.3; it says when a full re-read is needed instead of patching.
  */
+import type { LastTool, LiveStats } from './cardStats.js';
 import { emptyFlow, trackDelegation, type DelegationFlow } from './delegationFlow.js';
 import type { AgentMessage, AgentStatus, CoreEvent, GuiState } from './types.js';
 
@@ -41,6 +42,10 @@ export interface View {
   typing: Record<string, boolean>;
   interruptPending: Record<string, boolean>;
   tokens: Record<string, number>;
+  /** Each servant's last stats tick (uptime, prompt and cached tokens); absent until one arrives. */
+  stats: Record<string, LiveStats>;
+  /** Each servant's last tool call since the page loaded. */
+  lastTool: Record<string, LastTool>;
   lastError: Record<string, string>;
   messages: AgentMessage[];
   lines: ChatLine[];
@@ -57,7 +62,7 @@ export interface View {
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0, statusEvents: 0, statusAt: {} };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, stats: {}, lastTool: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0, statusEvents: 0, statusAt: {} };
 }
 
 /**
@@ -122,6 +127,7 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       return { refresh: false };
     case 'agentStatsUpdated':
       view.tokens[event.agentId] = event.totalTokens;
+      view.stats[event.agentId] = { uptimeSecs: event.uptimeSecs, promptTokens: event.promptTokens, cachedTokens: event.cachedTokens };
       return { refresh: false };
     case 'textDelta':
       applyDelta(view, event);
@@ -147,6 +153,7 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       return { refresh: false };
     case 'toolInvoked':
       view.lines.push({ id: `l${(lineSeq += 1)}`, kind: 'tool', agentId: event.agentId, text: event.tool, ok: event.ok, tsMs: nowMs });
+      view.lastTool[event.agentId] = { tool: event.tool, ok: event.ok, tsMs: nowMs };
       if (view.lines.length > MESSAGE_CAP) view.lines.splice(0, view.lines.length - MESSAGE_CAP);
       // A `run` may have queued a command request: re-read so the approvals badge shows it.
       return { refresh: event.tool === 'run' };
