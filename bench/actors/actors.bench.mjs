@@ -130,18 +130,29 @@ await withVillage(ids.map((id) => agent(id)), async (sup) => {
 }, AGENT_WORKER);
 
 // 2b. An idle agent's first turn vs its second (real worker entry, echo backend): what loading the engine costs.
+// The agent is not the reception (which loads its engine at start): a user message to it, timed to the end of its
+// "typing", for both turns alike.
 {
   const firsts = [];
   const seconds = [];
+  const turn = (sup, id, text) =>
+    new Promise((resolve) => {
+      const off = sup.bus.on('agentTyping', (e) => {
+        if (e.agentId !== id || e.active) return;
+        off();
+        resolve();
+      });
+      sup.sendUserMessage(id, text);
+    });
   for (let round = 0; round < 5; round += 1) {
-    await withVillage([agent('R')], async (sup) => {
+    await withVillage([agent('desk'), agent('R')], async (sup) => {
       await sup.startAgent('R');
       await new Promise((r) => setTimeout(r, 200)); // idle
       let t0 = performance.now();
-      await sup.askExternalOutcome('bench', 'first');
+      await turn(sup, 'R', 'first');
       firsts.push(performance.now() - t0);
       t0 = performance.now();
-      await sup.askExternalOutcome('bench', 'second');
+      await turn(sup, 'R', 'second');
       seconds.push(performance.now() - t0);
     }, AGENT_WORKER);
   }
