@@ -77,8 +77,8 @@ export interface InitMessage {
   /** The helper model (Jev) as the shelf had it when this agent started; null = no Jev configured in this run. */
   jev: JevInit | null;
   /**
-   * Load the engine, backends and tools right after `init` instead of at the first delivery: set for the reception,
-   * which every external request reaches first (its first turn then does not pay the load while others still boot).
+   * Load the engine, backends and tools right after `init` instead of at the first delivery: set for the reception
+   * of a one-shot `ask`, whose request comes next (its first turn then does not pay the load while others still boot).
    */
   loadEngineAtStart: boolean;
 }

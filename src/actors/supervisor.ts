@@ -183,7 +183,7 @@ export class Supervisor {
         externalTools,
         planIds: this.planIds,
         jev: (await this.opts.jevFor?.()) ?? null,
-        loadEngineAtStart: id === this.world.reception,
+        loadEngineAtStart: this.opts.loadReceptionEngineAtStart === true && id === this.world.reception,
       },
       {
         onMessage: (msg) => this.onWorkerMessage(s, handle, msg),

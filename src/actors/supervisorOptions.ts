@@ -41,6 +41,12 @@ export interface SupervisorOptions {
   /** How `planReview` waves are handled: `ask` (the GUI reviews), `bypass` (headless flag), default `unavailable`. */
   planReview?: PlanReviewMode;
   /** Restart crashed workers (3 in 60 s, backoff). Off by default; `serve` turns it on. */
+  /**
+   * The reception's worker loads its engine right after init instead of at its first delivery (a one-shot `ask`:
+   * its request comes next). Off elsewhere: a serving village's reception may idle for hours, and the engine costs
+   * ~3 MB per worker.
+   */
+  loadReceptionEngineAtStart?: boolean;
   restartCrashed?: boolean;
   mailboxCapacity?: number;
   /** Where grep/fd/diff scanning runs; default the process's shared pool (one per process, all villages). */

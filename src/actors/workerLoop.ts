@@ -98,8 +98,11 @@ export function serveAgent(setup: SetupEndpoint, env: WorkerEnv): void {
     new AgentActor(init, env).listen();
     setup.postMessage({ kind: 'ready', protocolVersion: PROTOCOL_VERSION });
     bootMark('ready', init.agent.id);
-    // A failed load is not this step's to report: the first turn awaits the same load and fails with its reason.
-    if (init.loadEngineAtStart) env.prepare?.().catch(() => undefined);
+    if (init.loadEngineAtStart) {
+      bootMark('engine at start', init.agent.id);
+      // A failed load is not this step's to report: the first turn awaits the same load and fails with its reason.
+      env.prepare?.().catch(() => undefined);
+    }
   };
   setup.on('message', onSetup);
 }

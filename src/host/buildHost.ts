@@ -68,6 +68,8 @@ export interface HostOptions {
   planReview?: PlanReviewMode;
   /** Restart crashed workers (serve). */
   restartCrashed?: boolean;
+  /** The reception loads its engine when it starts, not at its first request (`ask`: the request comes next). */
+  loadReceptionEngineAtStart?: boolean;
   /** How log notes are mirrored on stderr. */
   stderrMode?: LogStderrMode;
   /** Lowest level of log notes mirrored on stderr (default info); the log file always gets every note. */
@@ -141,6 +143,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       ...(recorder === null ? {} : { recorder }),
       diag: log,
       restartCrashed: options.restartCrashed === true,
+      loadReceptionEngineAtStart: options.loadReceptionEngineAtStart === true,
       externalTools: mcp.port,
       ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
     });

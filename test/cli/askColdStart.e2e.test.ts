@@ -39,6 +39,8 @@ describe('ask cold start (built binary, example village)', () => {
     expect(workers.size).toBe(5);
     const ready = all.filter((m) => m.label.startsWith('ready ')).map((m) => m.label.slice('ready '.length));
     expect(ready.sort()).toEqual(['archivist', 'front', 'researcher', 'reviewer', 'writer']);
+    // The reception (front) loads its engine when it starts, the others at their first delivery.
+    expect(all.filter((m) => m.label.startsWith('engine at start')).map((m) => m.label)).toEqual(['engine at start front']);
     const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
     // Spawned from raw argv before the CLI itself loads; the command's own call after its parse adds nothing.
     expect(main.indexOf('argv prewarm')).toBeGreaterThanOrEqual(0);

@@ -82,6 +82,7 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
       secrets: options.secrets,
       runSchedules: false,
       openDoor: false,
+      loadReceptionEngineAtStart: true,
       runApproval: options.runApproval,
       bypassPlanReview: options.bypassPlanReview,
       session: options.continueSession ? 'latest' : 'new',
