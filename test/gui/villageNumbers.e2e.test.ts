@@ -5,13 +5,16 @@
  * keyboard focus and in a list that Enter opens — and every servant's bubble shows the tokens its turn used, equal
  * to what the stub reported, still after a reload. A servant card shows its uptime (moving on while the worker
  * runs, "—" once stopped), the share of its prompt tokens the stub reported as cached, and its last tool call with
- * ok/failed, each "—" until known. Fails on any page error or console.error.
+ * ok/failed, each "—" until known. Every servant's avatar is its initials on a colour from its id — the same in the
+ * card, the map and the chat, kept through a rename — and the page fetches nothing beyond the GUI itself. Fails on
+ * any page error or console.error.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { reply, type StubLlm } from '../support/stubLlm.js';
 import { HAS_CHROMIUM, ready, shotPath, tid, until } from './support/browserSuite.js';
 import { useGuiSuite } from './support/guiSuite.js';
+import { avatarColor } from '../../src/gui/client/lib/avatar.js';
 
 const HELPERS = ['bob', 'carol', 'dave'] as const;
 
@@ -175,5 +178,41 @@ describe.skipIf(!HAS_CHROMIUM)('servant cards: uptime, cache-hit rate, last tool
     await page.waitForSelector(`${tid('status-erin')}[data-status="idle"]`);
     await expect(row('uptime')).resolves.toBe('—');
     await expect(row('cache')).resolves.toBe('25%');
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('avatars in headless Chromium', () => {
+  it('initials on the id\'s colour in the card, the map and the chat; a rename keeps the colour; nothing is fetched', async () => {
+    const origin = new URL(suite.gui.url).origin;
+    const outside: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(`${origin}/`)) outside.push(r.url());
+    });
+    await page.reload();
+    await ready(page);
+    const background = (selector: string) => page.locator(selector).evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
+    for (const [id, initials] of [['alice', 'A'], ['bob', 'B'], ['carol', 'C'], ['dave', 'D'], ['erin', 'E']] as const) {
+      const card = `${tid(`agent-card-${id}`)} ${tid(`avatar-${id}`)}`;
+      await expect(page.textContent(card)).resolves.toBe(initials);
+      await expect(page.getAttribute(card, 'data-color')).resolves.toBe(avatarColor(id));
+      // The map draws the same initials on the same colour.
+      await expect(page.getAttribute(`${tid(`kizuna-node-${id}`)} circle.ring`, 'fill')).resolves.toBe(avatarColor(id));
+      await expect(page.textContent(`${tid(`kizuna-node-${id}`)} ${tid(`kizuna-initials-${id}`)}`)).resolves.toBe(initials);
+    }
+    // Different ids, different colours; the chat's avatar of a sender is its card's.
+    expect(await background(`${tid('agent-card-alice')} ${tid('avatar-alice')}`)).not.toBe(await background(`${tid('agent-card-bob')} ${tid('avatar-bob')}`));
+    const inChat = `${bubble('split the work')} .who ${tid('avatar-alice')}`;
+    await expect(page.textContent(inChat)).resolves.toBe('A');
+    expect(await background(inChat)).toBe(await background(`${tid('agent-card-alice')} ${tid('avatar-alice')}`));
+
+    // Renamed, Bob's initials follow the name; his colour stays (it comes from the id).
+    const before = await background(`${tid('agent-card-bob')} ${tid('avatar-bob')}`);
+    const { world } = await api<{ world: { agents: Array<{ id: string; name: string }> } }>('GET', '/api/state');
+    await api('PUT', '/api/agents/bob', { spec: { ...world.agents.find((a) => a.id === 'bob')!, name: 'Robert Brown' } });
+    await until(async () => (await page.textContent(`${tid('agent-card-bob')} ${tid('avatar-bob')}`)) === 'RB', 'the initials of the new name');
+    expect(await background(`${tid('agent-card-bob')} ${tid('avatar-bob')}`)).toBe(before);
+    await expect(page.textContent(`${tid('kizuna-node-bob')} ${tid('kizuna-initials-bob')}`)).resolves.toBe('RB');
+    await page.locator(tid('region-servants')).screenshot({ path: shotPath('avatars-en.png') }).catch(() => undefined);
+    expect(outside, 'requests that left the GUI').toEqual([]);
   });
 });

@@ -32,10 +32,3 @@ export function useCtx(): Ctx {
   if (ctx === undefined) throw new Error('Fuseforks context is missing');
   return ctx;
 }
-
-/** Avatar hue from a name (stable across reloads). */
-export function hueOf(name: string): number {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + (ch.codePointAt(0) ?? 0)) % 360;
-  return h;
-}
