@@ -11,17 +11,14 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, type StubLlm } from '../support/stubLlm.js';
 import { HAS_CHROMIUM, PAGE_CHECKS, shotPath, tid, until } from './support/browserSuite.js';
-import { useGuiSuite } from './support/guiSuite.js';
+import { stubTemplate, useGuiSuite } from './support/guiSuite.js';
 
 // One village for the file: two templates (so the stub can tell Alice's requests from Bob's), three servants.
 const suite = useGuiSuite({
   village: 'empty',
   stub: true,
   async setUp({ api, stub }) {
-    const template = (id: string, model: string) => ({
-      id, name: id, baseUrl: stub.baseUrl, model, contextLength: 32000, temperature: null, maxOutputTokens: 1024,
-      credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
-    });
+    const template = (id: string, model: string) => stubTemplate(stub.baseUrl, id, model);
     await api('PUT', '/api/templates', { template: template('stub', 'alice-model') });
     await api('PUT', '/api/templates', { template: template('stub-b', 'bob-model') });
     await api('POST', '/api/agents', { name: 'Alice', modelTemplateId: 'stub' });

@@ -14,17 +14,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { reply, type StubLlm } from '../support/stubLlm.js';
 import { HAS_CHROMIUM, ready, tid, until } from './support/browserSuite.js';
-import { useGuiSuite } from './support/guiSuite.js';
+import { stubTemplate, useGuiSuite } from './support/guiSuite.js';
 
 const suite = useGuiSuite({
   village: 'empty',
   stub: true,
   async setUp({ api, stub }) {
-    const template = {
-      id: 'stub', name: 'stub', baseUrl: stub.baseUrl, model: 'stub-model', contextLength: 32000, temperature: null, maxOutputTokens: 1024,
-      credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
-    };
-    await api('PUT', '/api/templates', { template });
+    await api('PUT', '/api/templates', { template: stubTemplate(stub.baseUrl) });
     await api('POST', '/api/agents', { name: 'Alice', modelTemplateId: 'stub' });
     await api('POST', '/api/agents', { name: 'Bob', modelTemplateId: 'stub' });
     await api('POST', '/api/agents/alice/start');

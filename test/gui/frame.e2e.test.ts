@@ -10,17 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/freePort.js';
 import { reply, type StubLlm } from '../support/stubLlm.js';
 import { clearToasts, HAS_CHROMIUM, ready, shotPath, tid, until } from './support/browserSuite.js';
-import { useGuiSuite } from './support/guiSuite.js';
+import { stubTemplate, useGuiSuite } from './support/guiSuite.js';
 
 // One template per servant so the stub can tell their requests apart by model.
 const suite = useGuiSuite({
   village: 'empty',
   stub: true,
   async setUp({ api, stub }) {
-    const template = (id: string) => ({
-      id, name: id, baseUrl: stub.baseUrl, model: `${id}-model`, contextLength: 32000, temperature: null, maxOutputTokens: 1024,
-      credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
-    });
+    const template = (id: string) => stubTemplate(stub.baseUrl, id, `${id}-model`);
     for (const name of ['Alice', 'Bob', 'Carol']) {
       await api('PUT', '/api/templates', { template: template(name.toLowerCase()) });
       await api('POST', '/api/agents', { name, modelTemplateId: name.toLowerCase() });

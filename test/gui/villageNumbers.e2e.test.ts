@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { reply, type StubLlm } from '../support/stubLlm.js';
 import { HAS_CHROMIUM, ready, shotPath, tid, until } from './support/browserSuite.js';
-import { useGuiSuite } from './support/guiSuite.js';
+import { stubTemplate, useGuiSuite } from './support/guiSuite.js';
 import { avatarColor } from '../../src/gui/client/lib/avatar.js';
 
 const HELPERS = ['bob', 'carol', 'dave'] as const;
@@ -22,11 +22,7 @@ const suite = useGuiSuite({
   village: 'empty',
   stub: true,
   async setUp({ api, stub }) {
-    const template = {
-      id: 'stub', name: 'stub', baseUrl: stub.baseUrl, model: 'stub-model', contextLength: 32000, temperature: null, maxOutputTokens: 1024,
-      credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
-    };
-    await api('PUT', '/api/templates', { template });
+    await api('PUT', '/api/templates', { template: stubTemplate(stub.baseUrl) });
     for (const name of ['Alice', 'Bob', 'Carol', 'Dave']) await api('POST', '/api/agents', { name, modelTemplateId: 'stub' });
     await api('PUT', '/api/agents/alice/ties', { targets: [...HELPERS] });
     for (const id of ['alice', ...HELPERS]) await api('POST', `/api/agents/${id}/start`);
@@ -212,7 +208,8 @@ describe.skipIf(!HAS_CHROMIUM)('avatars in headless Chromium', () => {
     await until(async () => (await page.textContent(`${tid('agent-card-bob')} ${tid('avatar-bob')}`)) === 'RB', 'the initials of the new name');
     expect(await background(`${tid('agent-card-bob')} ${tid('avatar-bob')}`)).toBe(before);
     await expect(page.textContent(`${tid('kizuna-node-bob')} ${tid('kizuna-initials-bob')}`)).resolves.toBe('RB');
-    await page.locator(tid('region-servants')).screenshot({ path: shotPath('avatars-en.png') }).catch(() => undefined);
+    await until(async () => (await page.textContent(tid('uptime-alice'))) !== '—', 'a stats tick after the reload');
+    await page.locator(tid('region-servants')).screenshot({ path: shotPath('avatars-en.png') });
     expect(outside, 'requests that left the GUI').toEqual([]);
   });
 });

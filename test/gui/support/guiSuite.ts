@@ -13,6 +13,14 @@ import { startStubLlm, type StubLlm } from '../../support/stubLlm.js';
 import { guiApi, HAS_CHROMIUM, launchBrowser, openGui, type BrowserRun } from './browserSuite.js';
 import { requireGuiBuild, startGui, type GuiChild } from './guiChild.js';
 
+/** A model template on the loopback stub (no key, tools on), as the GUI's template dialog would save it. */
+export function stubTemplate(baseUrl: string, id = 'stub', model = 'stub-model'): Record<string, unknown> {
+  return {
+    id, name: id, baseUrl, model, contextLength: 32000, temperature: null, maxOutputTokens: 1024,
+    credential: 'not_required', provider: 'open_ai_compat', useTools: true, requestTimeoutSecs: 60, maxRetries: 1,
+  };
+}
+
 /** How a suite's village starts. */
 export interface GuiSuiteOptions {
   /** `init`: the bundled example village (`fuseforks-cli init`); `empty`: a fresh one the GUI creates. */
