@@ -7,7 +7,7 @@
  * runs, "—" once stopped), the share of its prompt tokens the stub reported as cached, and its last tool call with
  * ok/failed, each "—" until known. Every servant's avatar is its initials on a colour from its id — the same in the
  * card, the map and the chat, kept through a rename — and the page fetches nothing beyond the GUI itself. Fails on
- * any page error or console.error.
+ * any page error or console.error. The same texts are checked in Japanese.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -211,5 +211,22 @@ describe.skipIf(!HAS_CHROMIUM)('avatars in headless Chromium', () => {
     await until(async () => (await page.textContent(tid('uptime-alice'))) !== '—', 'a stats tick after the reload');
     await page.locator(tid('region-servants')).screenshot({ path: shotPath('avatars-en.png') });
     expect(outside, 'requests that left the GUI').toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the new texts in Japanese', () => {
+  it('the recipient line, the token count and the card rows read in Japanese', async () => {
+    await page.selectOption(tid('lang-toggle'), 'ja');
+    const fan = bubble('split the work');
+    // Bob was renamed "Robert Brown" above.
+    await expect(page.textContent(`${fan} ${tid('recipients-more')}`)).resolves.toBe('ほか 2 名');
+    await expect(page.getAttribute(`${fan} ${tid('recipients-more')}`, 'title')).resolves.toBe('宛先: Robert Brown, Carol, Dave');
+    await expect(page.textContent(`${fan} ${tid('bubble-tokens')}`)).resolves.toBe('1,050 トークン');
+    const card = await page.textContent(tid('agent-card-alice'));
+    for (const label of ['稼働時間', 'キャッシュ', '最後のツール']) expect(card).toContain(label);
+    await page.locator(tid('region-chat')).screenshot({ path: shotPath('chat-recipients-ja.png') });
+    await page.locator(tid('agent-card-alice')).screenshot({ path: shotPath('agent-card-ja.png') });
+    await page.selectOption(tid('lang-toggle'), 'en');
+    await expect(page.textContent(`${fan} ${tid('recipients-more')}`)).resolves.toBe('+2 more');
   });
 });
