@@ -29,6 +29,7 @@ import { runScheduleNow, type ScheduleRunNowPorts, type ScheduleRunReport } from
 import { villageFileProblems, type FileProblem } from './villageProblems.js';
 import { sessionSwitchBlocked } from '../core/errors/sessionErrors.js';
 import { villageClosing } from '../core/errors/runtimeErrors.js';
+import { foldActivity, type AgentActivity } from './agentActivity.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -79,6 +80,8 @@ export class Host implements HostApi {
   #planWaves: readonly PlanWave[] = [];
   /** Each agent's last reported token total (since its worker started), for faces that open later. */
   readonly #tokens: Record<string, number> = {};
+  /** Each agent's last counters and tool call, for faces that open later. */
+  readonly #activity: Record<string, AgentActivity> = {};
   #closing: Promise<CloseReport> | null = null;
   #accepting = true;
 
@@ -104,6 +107,7 @@ export class Host implements HostApi {
     this.#supervisor.bus.onAny((event) => {
       this.#planWaves = foldPlanWaves(this.#planWaves, event);
       if (event.type === 'agentStatsUpdated') this.#tokens[event.agentId] = event.totalTokens;
+      foldActivity(this.#activity, event, Date.now());
     });
   }
 
@@ -284,6 +288,10 @@ export class Host implements HostApi {
   /** Waves of `planReview` agents waiting for a person's decision, oldest plan first. */
   agentTokens(): Record<string, number> {
     return { ...this.#tokens };
+  }
+
+  agentActivity(): Record<string, AgentActivity> {
+    return structuredClone(this.#activity);
   }
 
   planWaves(): readonly PlanWave[] {

@@ -40,6 +40,7 @@ import type { WorkDirCheck } from './commands/workDirBatch.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 import type { StoredAttachment } from './attachmentFiles.js';
+import type { AgentActivity } from './agentActivity.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -271,6 +272,8 @@ export interface HostApi {
   agents(): AgentRow[];
   /** Each agent's last reported token total (since its worker started; kept after it stops, until the host closes). */
   agentTokens(): Record<string, number>;
+  /** Each agent's last prompt/cached token counters and last tool call (kept after it stops, until the host closes). */
+  agentActivity(): Record<string, AgentActivity>;
   /** The newest `last` messages of this run's message log (oldest first). */
   messages(last?: number): AgentMessage[];
   /** MCP servers: the shared ones, plus `agentId`'s own when given (connected, tools, last error). */

@@ -169,11 +169,17 @@ describe.skipIf(!HAS_CHROMIUM)('servant cards: uptime, cache-hit rate, last tool
     const turns = stub.requests.filter((r) => r.lastUserText.includes('erin, '));
     expect(turns).toHaveLength(4);
 
-    // Stopped: no uptime; what was counted stays.
+    // Stopped: no uptime; what was counted stays, also for a page opened afterwards (the host kept it).
     await api('POST', '/api/agents/erin/stop');
     await page.waitForSelector(`${tid('status-erin')}[data-status="idle"]`);
     await expect(row('uptime')).resolves.toBe('—');
     await expect(row('cache')).resolves.toBe('25%');
+    await page.reload();
+    await ready(page);
+    await expect(row('uptime')).resolves.toBe('—');
+    await expect(row('cache')).resolves.toBe('25%');
+    await expect(row('last-tool')).resolves.toBe('remember · failed');
+    await expect(page.getAttribute(tid('cache-erin'), 'title')).resolves.toBe('1,000 of 4,000 input tokens from the cache');
   });
 });
 

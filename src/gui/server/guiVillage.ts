@@ -13,6 +13,7 @@ import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { FileProblem } from '../../host/villageProblems.js';
 import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 import { messageEmpty } from '../../core/errors/requestErrors.js';
+import type { AgentActivity } from '../../host/agentActivity.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;
@@ -26,6 +27,8 @@ export interface GuiState extends VillageState {
   planWaves: readonly PlanWave[];
   /** Each servant's last reported token total (cards, status bar), so a reloaded page shows it at once. */
   tokens: Record<string, number>;
+  /** Each servant's last prompt/cached counters and last tool call (card rows), so a reloaded page shows them. */
+  activity: Record<string, AgentActivity>;
   appVersion: string;
   /** The bundled tools an agent may be given, and the set a `null` enabledTools means. */
   /** Switchable tools, the default set, and every name an enabledTools list may hold without a warning. */
@@ -95,6 +98,7 @@ export class GuiVillage {
       planReviews: this.host.pendingPlanReviews(),
       planWaves: this.host.planWaves(),
       tokens: this.host.agentTokens(),
+      activity: this.host.agentActivity(),
       appVersion: this.appVersion,
       tools: { bundled: [...BUNDLED_TOOL_NAMES], defaults: [...DEFAULT_ENABLED_TOOLS], known: [...KNOWN_TOOL_NAMES] },
     };

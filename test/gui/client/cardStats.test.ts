@@ -62,3 +62,22 @@ describe('the view keeps what the card rows read', () => {
     expect(view.stats.bob).toBeUndefined();
   });
 });
+
+describe('adoptActivity (the host\'s read after a reload)', () => {
+  it('seeds what the page has not seen and never goes back behind its events', async () => {
+    const { adoptActivity } = await import('../../../src/gui/client/lib/cardStats.js');
+    const stats: Record<string, LiveStats> = { newer: { uptimeSecs: 9, promptTokens: 500, cachedTokens: 100 } };
+    const lastTool = { newer: { tool: 'fd', ok: true, tsMs: 50 } };
+    adoptActivity(stats, lastTool, {
+      fresh: { promptTokens: 200, cachedTokens: 50, lastTool: { tool: 'remember', ok: false, atMs: 10 } },
+      newer: { promptTokens: 400, cachedTokens: 0, lastTool: { tool: 'grep', ok: true, atMs: 40 } },
+      idle: { promptTokens: 0, cachedTokens: 0, lastTool: null },
+    });
+    expect(stats).toEqual({ fresh: { promptTokens: 200, cachedTokens: 50 }, newer: { uptimeSecs: 9, promptTokens: 500, cachedTokens: 100 }, idle: { promptTokens: 0, cachedTokens: 0 } });
+    expect(lastTool).toEqual({ fresh: { tool: 'remember', ok: false, tsMs: 10 }, newer: { tool: 'fd', ok: true, tsMs: 50 } });
+    // A larger host count (events missed while the page was away) wins, keeping the uptime the page knows.
+    adoptActivity(stats, lastTool, { newer: { promptTokens: 900, cachedTokens: 300, lastTool: { tool: 'grep', ok: true, atMs: 60 } } });
+    expect(stats.newer).toEqual({ uptimeSecs: 9, promptTokens: 900, cachedTokens: 300 });
+    expect(lastTool.newer).toEqual({ tool: 'grep', ok: true, tsMs: 60 });
+  });
+});

@@ -5,9 +5,9 @@
  */
 import type { AgentStatus } from './types.js';
 
-/** What the last `agentStatsUpdated` of a servant said (counters since the host started). */
+/** What the last `agentStatsUpdated` of a servant said (counters since the host started; no uptime when seeded from a read). */
 export interface LiveStats {
-  uptimeSecs: number;
+  uptimeSecs?: number;
   promptTokens: number;
   cachedTokens: number;
 }
@@ -17,6 +17,23 @@ export interface LastTool {
   tool: string;
   ok: boolean;
   tsMs: number;
+}
+
+/**
+ * Seeds the card rows from the host's read (a reloaded page): counters the events have not moved past, and a last
+ * tool call newer than the one this page saw. Events that arrive later replace both.
+ */
+export function adoptActivity(
+  stats: Record<string, LiveStats>,
+  lastTool: Record<string, LastTool>,
+  activity: Record<string, { promptTokens: number; cachedTokens: number; lastTool: { tool: string; ok: boolean; atMs: number } | null }>,
+): void {
+  for (const [id, a] of Object.entries(activity)) {
+    const seen = stats[id];
+    if (seen === undefined || a.promptTokens > seen.promptTokens) stats[id] = { ...(seen?.uptimeSecs === undefined ? {} : { uptimeSecs: seen.uptimeSecs }), promptTokens: a.promptTokens, cachedTokens: a.cachedTokens };
+    const tool = a.lastTool;
+    if (tool !== null && (lastTool[id] === undefined || tool.atMs > lastTool[id].tsMs)) lastTool[id] = { tool: tool.tool, ok: tool.ok, tsMs: tool.atMs };
+  }
 }
 
 /** Shown for anything not known yet. */

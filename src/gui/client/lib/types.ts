@@ -15,6 +15,7 @@ import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelT
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 import type { ReadProblem as FileProblem } from '../../../core/preflight/configReaders.js';
 import type { WorkDirCheck, WorkFileList } from '../../../core/tools/workFolderShapes.js';
+import type { AgentActivity } from '../../../host/agentActivity.js';
 
 export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, PlanWave, PlanWaveTask, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday, WorkDirCheck, WorkFileList };
 
@@ -63,6 +64,8 @@ export interface GuiState {
   planWaves: PlanWave[];
   /** Each servant's last reported token total. */
   tokens: Record<string, number>;
+  /** Each servant's last prompt/cached counters and last tool call, as the host kept them. */
+  activity?: Record<string, AgentActivity>;
   appVersion: string;
   createdId?: string;
   /** The answer of "summarize and continue" (POST /api/sessions/summarize) only. */

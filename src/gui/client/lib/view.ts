@@ -3,7 +3,7 @@
  * typing, stats, messages, tool lines, failures). `applyEvent` is the pure reaction table of reference gui.md
  * §4.3; it says when a full re-read is needed instead of patching.
  */
-import type { LastTool, LiveStats } from './cardStats.js';
+import { adoptActivity, type LastTool, type LiveStats } from './cardStats.js';
 import { emptyFlow, trackDelegation, type DelegationFlow } from './delegationFlow.js';
 import type { AgentMessage, AgentStatus, CoreEvent, GuiState } from './types.js';
 
@@ -77,6 +77,7 @@ export function adoptState(view: View, state: GuiState, sentAt: number = Number.
   view.status = Object.fromEntries(state.statuses.map((s) => [s.agentId, fresher(s.agentId) ? (view.status[s.agentId] ?? s.status) : s.status]));
   // Events seen after the host read its totals may be newer: the larger of the two wins (totals only grow per run).
   for (const [id, n] of Object.entries(state.tokens ?? {})) view.tokens[id] = Math.max(n, view.tokens[id] ?? 0);
+  adoptActivity(view.stats, view.lastTool, state.activity ?? {});
   view.messages = mergeTail(state.messages, view.messages);
   for (const id of Object.keys(view.typing)) {
     if (view.status[id] !== 'running') delete view.typing[id];
