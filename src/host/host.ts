@@ -29,7 +29,7 @@ import { runScheduleNow, type ScheduleRunNowPorts, type ScheduleRunReport } from
 import { villageFileProblems, type FileProblem } from './villageProblems.js';
 import { sessionSwitchBlocked } from '../core/errors/sessionErrors.js';
 import { villageClosing } from '../core/errors/runtimeErrors.js';
-import { foldActivity, type AgentActivity } from './agentActivity.js';
+import { foldActivity, type AgentActivity } from '../core/stats/agentActivity.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 

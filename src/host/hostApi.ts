@@ -40,7 +40,7 @@ import type { WorkDirCheck } from './commands/workDirBatch.js';
 import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 import type { StoredAttachment } from './attachmentFiles.js';
-import type { AgentActivity } from './agentActivity.js';
+import type { AgentActivity } from '../core/stats/agentActivity.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';

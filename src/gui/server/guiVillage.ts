@@ -13,7 +13,7 @@ import type { AttachmentUpload } from '../../host/attachmentUploads.js';
 import type { FileProblem } from '../../host/villageProblems.js';
 import type { BlackboardApi, CommandApprovalsApi, DoorApi, HostApi, PricingApi, JevApi, McpServerStatus, StatsReport, StatsScope, SummarizeReport, VillageEdits, VillageFilesApi, VillageState } from '../../host/hostApi.js';
 import { messageEmpty } from '../../core/errors/requestErrors.js';
-import type { AgentActivity } from '../../host/agentActivity.js';
+import type { AgentActivity } from '../../core/stats/agentActivity.js';
 
 /** Messages the client keeps (reference gui.md §4.1). */
 export const MESSAGE_TAIL = 500;

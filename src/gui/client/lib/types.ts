@@ -15,7 +15,7 @@ import type { AgentRole, AgentSpec, Group, Language, ModelTemplate as CoreModelT
 import type { CommandRequests, CommandRequestView, RunPolicyView } from '../../../core/tools/runApprovals.js';
 import type { ReadProblem as FileProblem } from '../../../core/preflight/configReaders.js';
 import type { WorkDirCheck, WorkFileList } from '../../../core/tools/workFolderShapes.js';
-import type { AgentActivity } from '../../../host/agentActivity.js';
+import type { AgentActivity } from '../../../core/stats/agentActivity.js';
 
 export type { AgentMessage, AgentRole, AgentSpec, AgentStatus, CommandRequests, CommandRequestView, CoreEvent, Endpoint, ErrorPayload, FileProblem, Group, PlanWave, PlanWaveTask, Recurrence, RoleColor, RunPolicyView, ScheduleProbe, SessionMeta, StatsReport, StatsSlice, SummarizeReport, Weekday, WorkDirCheck, WorkFileList };
 

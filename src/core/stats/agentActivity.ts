@@ -3,7 +3,7 @@
  * reload): its prompt and cached token counters from the last stats tick, and its last tool call. A pure fold over
  * CoreEvents; the host keeps one for its lifetime.
  */
-import type { CoreEvent } from '../core/events.js';
+import type { CoreEvent } from '../events.js';
 
 /** One agent's last counters and tool call (`lastTool` null until it called one). */
 export interface AgentActivity {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldActivity, type AgentActivity } from '../../src/host/agentActivity.js';
-import type { CoreEvent } from '../../src/core/events.js';
+import { foldActivity, type AgentActivity } from '../../../src/core/stats/agentActivity.js';
+import type { CoreEvent } from '../../../src/core/events.js';
 
 const stats = (agentId: string, promptTokens: number, cachedTokens: number): CoreEvent => ({ type: 'agentStatsUpdated', agentId, uptimeSecs: 1, totalTokens: promptTokens, promptTokens, cachedTokens });
 const tool = (agentId: string, name: string, ok: boolean): CoreEvent => ({ type: 'toolInvoked', agentId, tool: name, ok, reason: { kind: 'omitted' } });
