@@ -16,7 +16,7 @@ import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld } from '../../core/village/worldStore.js';
 import { resolveStartSet } from '../../core/world/startSet.js';
 import { guessAskWorkers } from './askArgvGuess.js';
-import { lockLooksHeld } from './heldVillageGuess.js';
+import { villageLockHeld } from './villageHeldProbe.js';
 
 /** The last request spawned for (the guess from argv, then the command's parsed flags: usually the same). */
 let spawnedFor: { dataDir: string; start: string; count: number } | null = null;
@@ -35,7 +35,7 @@ export async function prewarmForAsk(dataDir: string, start: string): Promise<num
   try {
     const paths = villagePaths(dataDir);
     // A serve holds the village: this ask will go through its door and start no agent here.
-    if (lockLooksHeld(paths.lock)) return 0;
+    if (villageLockHeld(paths.lock)) return 0;
     // Same locale as preflight's read: only the language default depends on it, never the start set.
     const load = await loadWorld(paths, { locale: 'ja' });
     if (load.kind !== 'loaded') return 0;
@@ -51,5 +51,5 @@ export async function prewarmForAsk(dataDir: string, start: string): Promise<num
 
 /** Preflight's top-up to the start set it resolved (none while another process holds the village: the ask goes through its door). */
 export function topUpForAsk(dataDir: string, count: number): void {
-  if (!lockLooksHeld(villagePaths(dataDir).lock)) prewarmAgentWorkers(count);
+  if (!villageLockHeld(villagePaths(dataDir).lock)) prewarmAgentWorkers(count);
 }
