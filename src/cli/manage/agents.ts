@@ -13,7 +13,7 @@ import type { CliOutput } from '../output.js';
 import { DOOR_MANAGE_PATHS } from '../../host/door/doorManage.js';
 import { withVillage } from './openManaged.js';
 import { callDoor } from './throughDoor.js';
-import { DEFAULT_MAX_AGE_SECS, judgeServeStatus, pidAlive, readServeStatus } from '../../host/health/serveStatus.js';
+import { DEFAULT_MAX_AGE_SECS, judgeServeStatus, pidAlive, readServeStatus, statusAgeSecs } from '../../host/health/serveStatus.js';
 
 /** One agent as `agents list --json` prints it. */
 export interface AgentListRow {
@@ -66,7 +66,7 @@ async function heartbeatStatuses(dataDir: string): Promise<{ running: Set<string
   const read = await readServeStatus(dataDir);
   const nowMs = Date.now();
   if (read.kind !== 'ok' || !judgeServeStatus(read, { nowMs, maxAgeSecs: DEFAULT_MAX_AGE_SECS, pidAlive, ready: false }).healthy) return null;
-  return { running: new Set(read.doc.agentsRunning), ageSecs: Math.max(0, Math.round((nowMs - Date.parse(read.doc.updatedAt)) / 1000)) };
+  return { running: new Set(read.doc.agentsRunning), ageSecs: statusAgeSecs(read.doc, nowMs) };
 }
 
 /** `agents list`. */

@@ -79,12 +79,17 @@ export interface Verdict {
   reason: string;
 }
 
+/** How old the heartbeat is at `nowMs`, in whole seconds (never negative: clocks may disagree a little). Pure. */
+export function statusAgeSecs(doc: ServeStatusDoc, nowMs: number): number {
+  return Math.max(0, Math.round((nowMs - Date.parse(doc.updatedAt)) / 1000));
+}
+
 /** Pure: the verdict on a heartbeat. A dead pid, a stale file or (with `ready`) not serving → unhealthy. */
 export function judgeServeStatus(read: StatusRead, input: VerdictInput): Verdict {
   if (read.kind === 'missing') return { healthy: false, reason: `no ${SERVE_STATUS_FILE}: serve has not run in this data dir` };
   if (read.kind === 'unreadable') return { healthy: false, reason: `${SERVE_STATUS_FILE} is unusable: ${read.reason}` };
   const doc = read.doc;
-  const ageSecs = Math.max(0, Math.round((input.nowMs - Date.parse(doc.updatedAt)) / 1000));
+  const ageSecs = statusAgeSecs(doc, input.nowMs);
   if (!input.pidAlive(doc.pid)) return { healthy: false, reason: `serve (pid ${doc.pid}) is not running; the status was written ${ageSecs} s ago` };
   if (ageSecs > input.maxAgeSecs) return { healthy: false, reason: `the status is ${ageSecs} s old (max ${input.maxAgeSecs} s): serve (pid ${doc.pid}) stopped updating it` };
   if (input.ready && doc.state !== 'serving') return { healthy: false, reason: `serve (pid ${doc.pid}) is ${doc.state}, not serving yet` };
