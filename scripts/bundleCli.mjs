@@ -82,8 +82,8 @@ const output = {
 const { metafile } = await build({
   ...output,
   metafile: true,
-  // askEarly: bin/run.js loads it before cli.js for `ask` (the early worker spawn); the command imports the same file.
-  entryPoints: { cli: 'dist/cli/main.js', askEarly: 'dist/cli/ask/earlyPrewarm.js' },
+  // askFast: bin/run.js loads it instead of cli.js for an `ask` with plain arguments (ask/askFromArgv.ts).
+  entryPoints: { cli: 'dist/cli/main.js', askFast: 'dist/cli/ask/askFromArgv.js' },
   outdir,
   splitting: true,
   chunkNames: '[name]-[hash]',
@@ -98,12 +98,12 @@ const { metafile } = await build({
 });
 
 // The rest of `ask` (preflight, the host boot it always runs) as one file (see joinChunks.mjs): what loaded before
-// it (the CLI entry, the early worker prewarm, so the workers boot while this file loads) stays shared.
+// it (the CLI entry, or the fast path's entry that spawns the workers, so they boot while this file loads) stays shared.
 await joinChunks({
   output,
   metafile,
   root,
-  shared: [resolve(outdir, 'cli.js'), outputOf(metafile, root, 'dist/cli/ask/earlyPrewarm.js')],
+  shared: [resolve(outdir, 'cli.js'), resolve(outdir, 'askFast.js')],
   part: outputOf(metafile, root, 'dist/cli/ask/runAsk.js'),
   eager: ['dist/host/buildHost.js', 'dist/host/hostPaths.js'].map((entry) => outputOf(metafile, root, entry)),
 });

@@ -97,6 +97,11 @@ export const processStreams: OutputStreams = {
 export const NOTE_LEVELS = ['info', 'warn', 'error'] as const;
 export type NoteLevel = (typeof NOTE_LEVELS)[number];
 
+/** The stderr level the output flags ask for (`--quiet` wins). */
+export function noteLevelOf(flags: { quiet: boolean; 'log-level': NoteLevel }): NoteLevel {
+  return flags.quiet ? 'error' : flags['log-level'];
+}
+
 /** Writes notes, logs and events in the chosen stderr mode, and answers / findings on stdout. */
 export class CliOutput {
   constructor(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wantsEventsJsonl } from '../../src/cli/argvScan.js';
-import { oclifReason } from '../../src/cli/main.js';
+import { oclifReason } from '../../src/cli/escapedError.js';
 
 describe('wantsEventsJsonl scans raw argv before parsing', () => {
   it.each([

@@ -1,7 +1,8 @@
 /**
  * How a cold `ask` starts (issue 16), seen through its boot trace (`FUSEFORKS_BOOT_TRACE=1`, one stderr mark per
- * step and thread): the built binary on a copy of the example village (demo model, offline). `ask` spawns the start
- * set's workers right after parsing its flags, preflight tops them up, and the supervisor adopts exactly those — so
+ * step and thread): the built binary on a copy of the example village (demo model, offline). A plain `ask` runs on
+ * its fast path without loading oclif at all; it spawns the start set's workers right after reading its flags,
+ * preflight tops them up, and the supervisor adopts exactly those — so
  * the process runs exactly one worker thread per started agent. A second copy of the prewarm module (the CLI bundle
  * split it apart from the supervisor's) or a top-up that spawns a second set would show as more workers.
  * No timing is asserted: the order of the marks only.
@@ -42,11 +43,23 @@ describe('ask cold start (built binary, example village)', () => {
     // The reception (front) loads its engine when it starts, the others at their first delivery.
     expect(all.filter((m) => m.label.startsWith('engine at start')).map((m) => m.label)).toEqual(['engine at start front']);
     const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
-    // Spawned from raw argv before the CLI itself loads; the command's own call after its parse adds nothing.
-    expect(main.indexOf('argv prewarm')).toBeGreaterThanOrEqual(0);
-    expect(main.indexOf('argv prewarm')).toBeLessThan(main.indexOf('cli loaded'));
+    // The fast path: the oclif CLI never loads; the workers spawn right after the flags are read.
+    expect(main).not.toContain('cli loaded');
+    expect(main.slice(0, 3)).toEqual(['ask command', 'ask parsed', 'early prewarm']);
     expect(main.indexOf('early prewarm')).toBeLessThan(main.indexOf('preflight done'));
     expect(main.slice(-3)).toEqual(['closed', 'printed', 'exit']);
+  });
+
+  it('arguments the fast path leaves to oclif run the same command through the oclif CLI', { timeout: cliBudget(1) }, async () => {
+    const dir = exampleVillage(temps);
+    // A leading zero: valid for oclif (10 s), not a form the fast path reads.
+    const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--timeout', '010', 'hello'], TRACE);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toContain('Researcher:');
+    const all = marks(run.stderr);
+    const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
+    expect(main.slice(0, 2)).toEqual(['cli loaded', 'ask command']);
+    expect(new Set(all.filter((m) => m.thread !== 'main').map((m) => m.thread)).size).toBe(5);
   });
 
   it('--start reception: one worker; a village preflight rejects spawns nothing that outlives the exit', { timeout: cliBudget(3) }, async () => {
@@ -55,19 +68,19 @@ describe('ask cold start (built binary, example village)', () => {
     expect(one.code, describeRun(one)).toBe(0);
     expect(new Set(marks(one.stderr).filter((m) => m.thread !== 'main').map((m) => m.thread)).size).toBe(1);
 
-    // An unknown agent in --start: the early guess spawns nothing, preflight says why (exit 2), the process ends.
+    // An unknown agent in --start: the early prewarm spawns nothing, preflight says why (exit 2), the process ends.
     const bad = await runCli(['ask', '--data-dir', dir, '--start', 'front,nobody', 'hello'], TRACE);
     expect(bad.code, describeRun(bad)).toBe(2);
     expect(bad.stderr).toContain('nobody');
     expect(marks(bad.stderr).filter((m) => m.thread !== 'main')).toEqual([]);
 
-    // Preflight rejects (the template's key is absent) after the guess spawned both workers: exit 3 all the same,
+    // Preflight rejects (the template's key is absent) after the early prewarm spawned the workers: exit 3 all the same,
     // nothing on stdout, and the unadopted workers never hold the process up.
     const keyless = makeVillage(temps, { baseUrl: stub().baseUrl });
     const rejected = await runCli(['ask', '--data-dir', keyless, '--start', 'batch', '--secrets', 'env', 'hello'], TRACE);
     expect(rejected.code, describeRun(rejected)).toBe(3);
     expect(rejected.signal).toBeNull();
     expect(rejected.stdout).toBe('');
-    expect(marks(rejected.stderr).map((m) => m.label)).toContain('argv prewarm');
+    expect(marks(rejected.stderr).map((m) => m.label)).toContain('early prewarm');
   });
 });

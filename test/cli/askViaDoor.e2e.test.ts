@@ -33,7 +33,7 @@ describe('ask while serve holds the village', () => {
     expect(viaDoor.stdout).toBe(direct.stdout);
     expect(viaDoor.stderr).toContain('[VIA_DOOR]');
     // The held lock was seen before anything was spawned: no agent worker booted in this process for nothing.
-    expect(viaDoor.stderr).toContain('argv prewarm');
+    expect(viaDoor.stderr).toContain('early prewarm');
     expect(viaDoor.stderr.split('\n').filter((line) => /^boot-trace \S+ cpu=\S+ worker/.test(line))).toEqual([]);
     const json = await ask(dir, ['--json', '--quiet']);
     expect(JSON.parse(json.stdout)).toMatchObject({ answer: 'The answer is 42.', outcome: 'answered', exitCode: 0 });

@@ -1,33 +1,21 @@
 /**
- * The first thing a cold `ask` does: spawn the start set's agent workers before the CLI itself (oclif, the commands)
- * is loaded — `bin/run.js` calls `prewarmFromArgv` with a guess read from raw argv (askArgvGuess.ts). Loading the CLI
- * keeps one core busy for ~70 ms while the other idles; on two cores the workers' bootstraps (~20 ms of CPU each) are
- * the longest part of a cold `ask`, and started here they run in that idle time. The command calls `prewarmForAsk`
- * again with its parsed flags: the same request is not read twice, a different one tops the workers up.
+ * The first thing a cold `ask` does once its arguments are read: spawn the start set's agent workers, so their
+ * bootstraps (~20 ms of CPU each; on two cores the longest part of a cold `ask`) run on the other core while this
+ * one loads the rest of the command and opens the village. Preflight later tops them up to the set it resolved
+ * (`topUpForAsk`; the same request is not read twice).
  *
- * A guess that only ever costs time: it reads world.json as preflight will and resolves `--start` the same way; when
- * anything is off (no village, a file zod must explain, a bad `--start`) it spawns nothing and preflight reports the
- * problem as before. Preflight's own prewarm then tops the spawned workers up to the set it resolved; workers left
- * over (a rejected preflight) are unref'd and never keep the process alive (workerPrewarm.ts).
+ * Only ever costs time: it reads world.json as preflight will and resolves `--start` the same way; when anything is
+ * off (no village, a file zod must explain, a bad `--start`) it spawns nothing and preflight reports the problem as
+ * before. Workers left over (a rejected preflight) are unref'd and never keep the process alive (workerPrewarm.ts).
  */
-import { bootMark } from '../../core/bootTrace.js';
 import { prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld } from '../../core/village/worldStore.js';
 import { resolveStartSet } from '../../core/world/startSet.js';
-import { guessAskWorkers } from './askArgvGuess.js';
 import { villageLockHeld } from './villageHeldProbe.js';
 
-/** The last request spawned for (the guess from argv, then the command's parsed flags: usually the same). */
+/** The last request spawned for (usually the only one). */
 let spawnedFor: { dataDir: string; start: string; count: number } | null = null;
-
-/** The early spawn from raw argv (`['ask', …]` without node and the script); never throws. */
-export async function prewarmFromArgv(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const guess = guessAskWorkers(argv, env.FUSEFORKS_DATA_DIR);
-  const count = guess === null ? 0 : await prewarmForAsk(guess.dataDir, guess.start);
-  bootMark('argv prewarm');
-  return count;
-}
 
 /** Spawns the workers `ask --data-dir dataDir --start start` will start (none while another process holds the village); never throws. */
 export async function prewarmForAsk(dataDir: string, start: string): Promise<number> {

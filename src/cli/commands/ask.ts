@@ -1,13 +1,12 @@
 /**
  * `fuseforks-cli ask … <text | ->` — one request to the village's reception; the answer on stdout, the outcome as
- * the exit code (SPEC §6.2, §6.4). Thin: signal handlers first, parse, then the lazily loaded `runAsk`.
+ * the exit code (SPEC §6.2, §6.4). Thin: signal handlers first, parse, then the command's body (askCommand.ts). Plain
+ * arguments never get here: `bin/run.js` runs them on ask's fast path (ask/askFromArgv.ts) without loading oclif.
  */
 import { Args, Command } from '@oclif/core';
 import { bootMark } from '../../core/bootTrace.js';
-import { askFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { askFlags, eventsFlags, outputFlags, villageFlags } from '../flags.js';
 import { processSignals } from '../signals.js';
-import { readBuildVersion } from '../version.js';
 
 /** The `ask` command. */
 export default class Ask extends Command {
@@ -30,38 +29,9 @@ export default class Ask extends Command {
     bootMark('ask command');
     const signals = processSignals();
     const { args, flags } = await this.parse(Ask);
-    const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
-    const text = args.text === '-' ? await readStdin() : args.text;
-    bootMark('ask parsed');
-    // The workers first: their bootstraps then overlap with loading and running the rest of the command.
-    await (await import('../ask/earlyPrewarm.js')).prewarmForAsk(flags['data-dir'], flags.start);
-    bootMark('early prewarm');
-    const { runAsk } = await import('../ask/runAsk.js');
-    process.exitCode = await runAsk(
-      {
-        dataDir: flags['data-dir'],
-        start: flags.start,
-        secrets: flags.secrets,
-        bypassPlanReview: flags['bypass-plan-review'],
-        runApproval: flags['run-approval'],
-        text,
-        ...(flags.client === undefined ? {} : { client: flags.client }),
-        continueSession: flags['continue-session'],
-        verbose: flags.verbose,
-        json: flags.json,
-        ...(flags.timeout === undefined ? {} : { timeoutSecs: flags.timeout }),
-        appVersion: readBuildVersion(),
-      },
-      output,
-      signals,
-    );
+    // The body loads only now: the other commands (and --version) never load ask's part of the CLI.
+    const { executeAsk } = await import('../ask/askCommand.js');
+    process.exitCode = await executeAsk(flags, args.text, signals);
     signals.dispose();
   }
-}
-
-/** The whole of stdin as UTF-8, without one trailing newline (what `echo` adds). */
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }

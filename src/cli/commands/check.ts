@@ -3,8 +3,8 @@
  * then `runCheck` (lazy-loaded so `--help` stays cheap). Sets `process.exitCode`, never exits mid-flight.
  */
 import { Command } from '@oclif/core';
-import { checkFlags, eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { checkFlags, eventsFlags, outputFlags, villageFlags } from '../flags.js';
+import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 
 /** The `check` command. */
 export default class Check extends Command {

@@ -3,8 +3,8 @@
  * village is already there). Thin: parse, then the lazily loaded `runInit`.
  */
 import { Command } from '@oclif/core';
-import { dataDirFlag, eventsFlags, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { dataDirFlag, eventsFlags, outputFlags } from '../flags.js';
+import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 
 /** The `init` command. */
 export default class Init extends Command {

@@ -3,8 +3,8 @@
  * Thin: parse, then the lazily loaded runner in `../manage/pricing.js`.
  */
 import { Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { dataDirFlag, outputFlags } from '../flags.js';
+import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 
 /** `pricing [--url URL | --clear] [--fetch] [--json]`. */
 export default class Pricing extends Command {

@@ -3,8 +3,8 @@
  * (SPEC §6.3). Thin: signal handlers first, parse, then the lazily loaded `runServe`.
  */
 import { Command } from '@oclif/core';
-import { eventsFlags, noteLevelOf, outputFlags, villageFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { eventsFlags, outputFlags, villageFlags } from '../flags.js';
+import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 import { processSignals } from '../signals.js';
 import { readBuildVersion } from '../version.js';
 

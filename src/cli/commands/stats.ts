@@ -3,8 +3,8 @@
  * lazily loaded runner in `../manage/stats.js`.
  */
 import { Command, Flags } from '@oclif/core';
-import { dataDirFlag, noteLevelOf, outputFlags } from '../flags.js';
-import { CliOutput, processStreams } from '../output.js';
+import { dataDirFlag, outputFlags } from '../flags.js';
+import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 
 /** The `stats` command. */
 export default class Stats extends Command {
