@@ -9,7 +9,7 @@ import { Supervisor } from '../../dist/actors/supervisor.js';
 
 const BENCH_WORKER = new URL('./benchWorker.mjs', import.meta.url);
 /** The real agent worker entry as the supervisor starts it (the one-file bundle of npm run build). */
-const AGENT_WORKER = new URL('../../dist/actors/agentWorker.bundle.js', import.meta.url);
+const AGENT_WORKER = new URL('../../dist/actors/agentWorker.bundle.cjs', import.meta.url);
 const PING_WORKER = new URL('./pingWorker.mjs', import.meta.url);
 const results = [];
 const emit = (r) => {

@@ -1,5 +1,5 @@
 /**
- * The agent worker entry (one per started agent), loaded by Node as the build's bundle `dist/actors/agentWorker.bundle.js`.
+ * The agent worker entry (one per started agent), loaded by Node as the build's bundle `dist/actors/agentWorker.bundle.cjs`.
  * Wires the real turn engine, backend factory, tool registry and budget view into the worker loop.
  * Lean by rule: nothing here may reach zod, pino, lmdb, the MCP SDK or oclif (workerImports test).
  *

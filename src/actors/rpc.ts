@@ -14,7 +14,7 @@
  */
 import { expose, transferHandlers, wrap, type Remote, type TransferHandler } from 'comlink';
 import nodeEndpoint, { type NodeEndpoint } from 'comlink/dist/esm/node-adapter.mjs';
-import { FuseforksError, fromWire, isErrorCode, toWire, type ErrorPayload } from '../core/errors.js';
+import { fromWire, isErrorCode, isFuseforksError, toWire, type ErrorPayload, type FuseforksError } from '../core/errors.js';
 import type { ToolReply } from '../core/tools/contract.js';
 import type { ScanJob, ScanOutput } from '../core/tools/scan/scanJob.js';
 import type { PlanReviewDecision, PlanReviewRequest } from '../core/turn/ports.js';
@@ -51,6 +51,14 @@ function isFuseforksWire(wire: unknown): wire is { fuseforks: ErrorPayload } {
   return typeof payload === 'object' && payload !== null && isErrorCode(payload.code);
 }
 
+/**
+ * A FuseforksError by shape, not by class: the agent worker's engine is a bundle of its own (scripts/bundleWorkers.mjs)
+ * with its own copy of the error classes, and its errors must cross like the worker loop's own.
+ */
+function isFuseforksErrorObject(value: unknown): value is FuseforksError {
+  return value instanceof Error && isFuseforksError(value);
+}
+
 /** Replaces comlink's `throw` handler (once per thread): FuseforksErrors cross with their code and fix. */
 function installErrorTransfer(): void {
   const original = transferHandlers.get('throw') as TransferHandler<Thrown, ThrownWire>;
@@ -59,7 +67,7 @@ function installErrorTransfer(): void {
     fuseforks: true,
     canHandle: (value: unknown): value is Thrown => original.canHandle(value),
     serialize(thrown) {
-      if (thrown.value instanceof FuseforksError) return [{ fuseforks: toWire(thrown.value) }, []];
+      if (isFuseforksErrorObject(thrown.value)) return [{ fuseforks: toWire(thrown.value) }, []];
       return original.serialize(thrown);
     },
     deserialize(wire) {
@@ -70,7 +78,7 @@ function installErrorTransfer(): void {
   transferHandlers.set('throw', handler as TransferHandler<unknown, unknown>);
   // A FuseforksError returned (not thrown) arrives as one too.
   const returned: TransferHandler<FuseforksError, ErrorPayload> = {
-    canHandle: (value: unknown): value is FuseforksError => value instanceof FuseforksError,
+    canHandle: isFuseforksErrorObject,
     serialize: (error) => [toWire(error), []],
     deserialize: (payload) => fromWire(payload),
   };

@@ -31,7 +31,7 @@ export interface SupervisorOptions {
   restore?: (agentId: string) => { history: Exchange[]; summary: string | null };
   recorder?: SupervisorRecorder;
   diag?: DiagSink;
-  /** Worker entry (tests pass a fixture worker); default the built bundle dist/actors/agentWorker.bundle.js. */
+  /** Worker entry (tests pass a fixture worker); default the built bundle dist/actors/agentWorker.bundle.cjs. */
   workerUrl?: URL;
   resourceLimits?: ResourceLimits;
   /** Tools that live on the main thread (MCP): opened per agent on start, called from workers, closed on stop. */

@@ -5,7 +5,7 @@
  */
 
 /** Maps a module URL of the actor layer to a worker entry URL (`entry` = its compiled file name). Pure, for the test. */
-export function workerEntryFor(moduleUrl: string, entry = 'agentWorker.bundle.js'): URL {
+export function workerEntryFor(moduleUrl: string, entry = 'agentWorker.bundle.cjs'): URL {
   const here = new URL(moduleUrl);
   const fromSource = /\/src\/actors\/[^/]+\.ts$/;
   if (fromSource.test(here.pathname)) {

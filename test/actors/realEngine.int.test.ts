@@ -1,5 +1,5 @@
 /**
- * The supervisor with the real agent worker (dist/actors/agentWorker.bundle.js: the turn engine, the
+ * The supervisor with the real agent worker (dist/actors/agentWorker.bundle.cjs: the turn engine, the
  * OpenAI-compatible backend) against the loopback stub LLM. Each agent has its own template whose model
  * names the agent, so the stub's responder can script every agent separately.
  */
