@@ -10,14 +10,14 @@
  * workers' CPU per request. This client does the same job with a socket pool, one timer and plain events.
  * Like `fetch` in Node 20, it does not read HTTP(S)_PROXY and does not follow redirects of a POST (a 3xx is LLM_API).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { urlToHttpOptions } from 'node:url';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { apiError, httpError, LlmError, parseError, timeoutError } from './llmError.js';
 import { abortReason, type Sleep } from './retry.js';
 import { ByteCap, DEFAULT_MAX_RESPONSE_BYTES } from './bodyCap.js';
+import { lazyBuiltin } from '../lazyBuiltin.js';
 
 /** One POST of a JSON body. `secret` is scrubbed from anything that ends up in an error message. */
 export interface PostJsonRequest {
@@ -53,8 +53,29 @@ interface BodyReader {
   end(): void;
 }
 
-/** Keep-alive pools, one per protocol; each keeps its sockets per origin (host and port) and unrefs idle ones. */
-const pools = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/** One protocol's request function and keep-alive pool (the pool keeps its sockets per origin and unrefs idle ones). */
+interface ProtocolClient {
+  request(options: RequestOptions): ClientRequest;
+  agent: Agent;
+}
+
+/**
+ * Each protocol's client is made at its first call (lazyBuiltin.ts): a worker whose model is local or offline never
+ * loads the TLS stack, and one that never calls a model loads neither.
+ */
+function lazyClient(load: () => typeof import('node:http') | typeof import('node:https')): () => ProtocolClient {
+  let made: ProtocolClient | undefined;
+  return () => {
+    if (made !== undefined) return made;
+    const mod = load();
+    made = { request: (options) => mod.request(options), agent: new mod.Agent({ keepAlive: true }) };
+    return made;
+  };
+}
+const clients = {
+  http: lazyClient(lazyBuiltin<typeof import('node:http')>('node:http')),
+  https: lazyClient(lazyBuiltin<typeof import('node:https')>('node:https')),
+};
 
 /** Request targets parsed once per URL (a template's endpoint is the same call after call); a few per agent. */
 const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
@@ -105,8 +126,8 @@ function exchange(req: PostJsonRequest, accept: string, idle: boolean, reader: B
     const fail = (err: unknown): void => finish(err instanceof LlmError ? err : httpError(req.backend, err, req.secret));
     const onAbort = (): void => finish(abortReason(signal!));
     const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), accept, ...req.headers };
-    const options = { ...target, method: 'POST', headers, agent: https ? pools.https : pools.http };
-    const client = https ? httpsRequest(options) : httpRequest(options);
+    const protocol = https ? clients.https() : clients.http();
+    const client = protocol.request({ ...target, method: 'POST', headers, agent: protocol.agent });
     const timer = setTimeout(() => finish(timeoutError(req.backend, req.timeoutSecs)), Math.max(1, Math.round(req.timeoutSecs * 1000)));
     client.on('error', (err) => {
       if (settled) return;

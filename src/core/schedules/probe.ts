@@ -4,7 +4,6 @@
  * group killed on timeout. The command runs only when its approval hash is on this shelf; otherwise it is never
  * started and the outcome is `unapproved`. One `schedule probe:` note per run, counts only (never stdout text).
  */
-import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -12,6 +11,10 @@ import { nullDiagSink, type DiagSink } from '../diag.js';
 import { judgeProbe, PROBE_STDOUT_CAP_CHARS, type ProbeErrorReason, type ProbeOutcome } from './probeJudge.js';
 import type { ScheduleLanguage } from './scheduleText.js';
 import type { ScheduleProbe } from './types.js';
+import { lazyBuiltin } from '../lazyBuiltin.js';
+
+/** Loaded at the first spawn (lazyBuiltin.ts). */
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /** The only environment variables a probe inherits. */
 export const PROBE_ENV_PASSTHROUGH = ['PATH', 'SYSTEMROOT', 'TEMP', 'TMP', 'HOME', 'USERPROFILE', 'LANG', 'PROGRAMDATA'] as const;
@@ -99,7 +102,7 @@ export async function runProbe(request: ProbeRunRequest): Promise<ProbeReport> {
     let exitCode: number | null = null;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
-    const child = spawn(resolved, probe.args, {
+    const child = childProcess().spawn(resolved, probe.args, {
       cwd,
       env,
       detached: true,

@@ -7,10 +7,13 @@
  * held by something that escaped are closed on it, so the call returns at its deadline whatever the children hold.
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { RUN_MARK_VARIABLE, RunProcessTree } from './processTree.js';
+import { lazyBuiltin } from '../lazyBuiltin.js';
+
+/** Loaded at the first spawn (lazyBuiltin.ts). */
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /** The only environment variables a child sees (when set in the parent). */
 export const RUN_ENV_ALLOWLIST = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TEMP', 'TMP'] as const;
@@ -79,7 +82,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export function runProcess(file: string, args: readonly string[], cwd: string, timeoutMs: number, signal: AbortSignal): Promise<RunResult> {
   return new Promise((resolve) => {
     const token = randomBytes(16).toString('hex');
-    const child = spawn(file, [...args], {
+    const child = childProcess().spawn(file, [...args], {
       cwd,
       env: { ...runEnv(), [RUN_MARK_VARIABLE]: token },
       detached: true, // setsid(): its own session and group, so the tree can be found and killed

@@ -6,14 +6,18 @@
  * engine and switches to the linear one once an exec backtracks too much. That switch only exists for patterns
  * the linear engine can run, so a pattern is accepted only when V8 also compiles it with the linear flag `l`:
  * backreferences, lookarounds and very large counted repeats are refused with a reason instead. The flags are
- * process-wide (every thread) and set once, when this module is first loaded.
+ * process-wide (every thread) and set once, by the first compile: not when the module loads, because changing any V8
+ * flag makes every later worker bootstrap skip Node's built-in code cache (~4 ms of CPU each), and most agents never
+ * compile a regex.
  *
  * V8's linear engine has no case-insensitive mode (an `i` regex never falls back), so `i` is applied by
  * rewriting the pattern (`foldCase`: each letter becomes a class of its cases) and compiling without the flag.
  *
  * JavaScript syntax stays as the tool descriptions promise; matching runs on the shared pool besides (scan/).
  */
-import { setFlagsFromString } from 'node:v8';
+import { lazyBuiltin } from '../lazyBuiltin.js';
+
+const v8 = lazyBuiltin<typeof import('node:v8')>('node:v8');
 
 /** Longest accepted pattern, in chars. */
 export const MAX_PATTERN_CHARS = 1_000;
@@ -26,11 +30,10 @@ let linearEngineOn = false;
 /** Turns V8's linear-time fallback on for this process (idempotent). */
 export function enableLinearFallback(): void {
   if (linearEngineOn) return;
-  setFlagsFromString('--enable-experimental-regexp-engine');
-  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  v8().setFlagsFromString('--enable-experimental-regexp-engine');
+  v8().setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   linearEngineOn = true;
 }
-enableLinearFallback();
 
 /** Why a pattern was refused: too long, not a regex at all, or not runnable in linear time. */
 export type RegexRefusal = { why: 'too_long' } | { why: 'syntax'; detail: string } | { why: 'not_linear' };
@@ -122,6 +125,7 @@ export function foldCase(source: string): string {
  */
 export function compileSafeRegex(pattern: string, flags = ''): SafeRegex {
   if (!ALLOWED_FLAGS.test(flags)) throw new RangeError(`compileSafeRegex: unsupported flags "${flags}"`);
+  enableLinearFallback();
   if (pattern.length > MAX_PATTERN_CHARS) return { ok: false, why: 'too_long' };
   try {
     new RegExp(pattern, flags); // the error a person would get for the pattern as written
