@@ -181,7 +181,11 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await api('POST', '/api/agents/carol/start');
     await page.waitForSelector(`${id('status-carol')}[data-status="running"]`);
     stub.reset();
-    stub.enqueue(reply.tool('plan', { tasks: [{ to: 'bob', message: 'Bob: count the apples' }, { to: 'carol', message: 'Carol: count the pears' }] }));
+    // The wave answers Alice's first round for "count the fruit" only, whatever else may reach the stub first.
+    const messagesOf = (r: { body: Record<string, unknown> | null }) => (r.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+    const firstRound = (r: { body: Record<string, unknown> | null }) =>
+      JSON.stringify(messagesOf(r)).includes('count the fruit') && !messagesOf(r).some((m) => m.role === 'tool');
+    stub.enqueue(reply.tool('plan', { tasks: [{ to: 'bob', message: 'Bob: count the apples' }, { to: 'carol', message: 'Carol: count the pears' }] }), firstRound);
     stub.respond((r) => {
       const results = ((r.body?.messages ?? []) as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'tool');
       return reply.text(`Plan answer: ${results.map((m) => String(m.content)).join(' ')}`);
@@ -191,7 +195,11 @@ describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' 
     await page.fill(id('chat-input'), 'count the fruit');
     await page.press(id('chat-input'), 'Enter');
     await page.waitForSelector(`${id('bubble-user')}:has-text("count the fruit")`);
-    await page.waitForSelector(id('plan-reviews'));
+    await page.waitForSelector(id('plan-reviews')).catch((error: unknown) => {
+      // Which requests the stub saw (roles and the last message's start), to tell a lost send from a stray request.
+      const seen = stub.requests.map((r) => messagesOf(r).map((m) => `${m.role}:${JSON.stringify(m.content).slice(0, 40)}`).slice(-2).join(' | '));
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nstub requests: ${JSON.stringify(seen)}`);
+    });
     await expect(page.locator(id('plan-review-task')).count()).resolves.toBe(2);
     await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Bob: count the apples');
     await expect(page.textContent(id('plan-reviews'))).resolves.toContain('Carol: count the pears');
