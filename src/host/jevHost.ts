@@ -30,7 +30,8 @@ export function jevToken(secrets: SecretStore): string | null {
 /** What a worker gets about Jev when its agent starts. */
 export async function jevInit(paths: VillagePaths, secrets: SecretStore): Promise<JevInit> {
   const { settings } = await readJevSettings(paths.shelf.jev);
-  return { settings, token: jevToken(secrets) };
+  // The store is asked only when Jev can call its model: a keyring read is a D-Bus round trip per started agent.
+  return { settings, token: settings.enabled && jevConfigured(settings) ? jevToken(secrets) : null };
 }
 
 /**

@@ -39,10 +39,23 @@ describe('the jev: band line', () => {
     expect(diag.notes[0]).toMatchObject({ level: 'warn', fields: { active: false, judges: 1, token: 'missing', model: '-' } });
   });
 
-  it('hands each starting worker the settings and the token', async () => {
-    writeFileSync(paths.shelf.jev, '{"model": "m", "baseUrl": "http://x/v1", "enabled": false}');
-    expect(await jevInit(paths, new MemorySecretStore({ jev_api_token: ' t ' }))).toMatchObject({ settings: { enabled: false, model: 'm' }, token: 't' });
+  it('hands each starting worker the settings and the token; the store is asked only when Jev can call its model', async () => {
+    writeFileSync(paths.shelf.jev, '{"model": "m", "baseUrl": "http://x/v1", "enabled": true}');
+    expect(await jevInit(paths, new MemorySecretStore({ jev_api_token: ' t ' }))).toMatchObject({ settings: { enabled: true, model: 'm' }, token: 't' });
     expect((await jevInit(paths, new MemorySecretStore())).token).toBeNull();
+    // Switched off, or no model named: the worker cannot use a token, and the (keyring) store is never read.
+    const asked: string[] = [];
+    const counting = new (class extends MemorySecretStore {
+      override get(key: string): string | null {
+        asked.push(key);
+        return super.get(key);
+      }
+    })({ jev_api_token: 't' });
+    writeFileSync(paths.shelf.jev, '{"model": "m", "baseUrl": "http://x/v1", "enabled": false}');
+    expect(await jevInit(paths, counting)).toMatchObject({ settings: { enabled: false }, token: null });
+    writeFileSync(paths.shelf.jev, '{"enabled": true, "wire": "echo"}');
+    expect((await jevInit(paths, counting)).token).toBeNull();
+    expect(asked).toEqual([]);
   });
 });
 
