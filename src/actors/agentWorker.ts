@@ -7,8 +7,10 @@
  * `--start batch` never get a message in a cron `ask`, and each eager load cost ~0.25 s of CPU per worker. They sit
  * behind one module (agentEngine.ts), which the build bundles into one lazily loaded file.
  */
+import { join } from 'node:path';
 import { parentPort, threadId } from 'node:worker_threads';
 import { bootMark, setBootTraceThread } from '../core/bootTrace.js';
+import { codeCachedRequire, type CodeCacheUse } from './codeCachedRequire.js';
 import { serveAgent, type WorkerEnv } from './workerLoop.js';
 
 if (parentPort === null) throw new Error('agentWorker.js must run as a worker thread');
@@ -20,6 +22,19 @@ type Heavy = typeof import('./agentEngine.js');
 let heavy: Heavy | null = null;
 let loading: Promise<void> | null = null;
 
+/**
+ * The engine. Running as the build's CommonJS bundle (scripts/bundleWorkers.mjs), it is a bundle of its own beside
+ * this one, compiled from V8's code cache when the cache fits this Node (codeCachedRequire.ts); anywhere else, the
+ * module itself.
+ */
+async function loadEngine(): Promise<{ engine: Heavy; cache: CodeCacheUse }> {
+  if (typeof __dirname === 'string') {
+    const { exports, cache } = codeCachedRequire(join(__dirname, 'agentEngine.bundle.cjs'));
+    return { engine: exports as Heavy, cache };
+  }
+  return { engine: await import('./agentEngine.js'), cache: 'none' };
+}
+
 function loaded(): Heavy {
   if (heavy === null) throw new Error('agent worker used before prepare()');
   return heavy;
@@ -28,8 +43,9 @@ function loaded(): Heavy {
 const env: WorkerEnv = {
   prepare: () =>
     (loading ??= (async () => {
-      heavy = await import('./agentEngine.js');
-      bootMark('engine loaded');
+      const { engine, cache } = await loadEngine();
+      heavy = engine;
+      bootMark('engine loaded', `code cache ${cache}`);
     })()),
   runTurn: (input, deps) => loaded().engine.runTurn(input, deps),
   makeBackend: (init) => {

@@ -42,6 +42,10 @@ describe('ask cold start (built binary, example village)', () => {
     expect(ready.sort()).toEqual(['archivist', 'front', 'researcher', 'reviewer', 'writer']);
     // The reception (front) loads its engine when it starts, the others at their first delivery.
     expect(all.filter((m) => m.label.startsWith('engine at start')).map((m) => m.label)).toEqual(['engine at start front']);
+    // Every engine compiled from the code cache the build wrote beside it (front's, and the colleague it asked).
+    const engines = all.filter((m) => m.label.startsWith('engine loaded')).map((m) => m.label);
+    expect(engines.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(engines)).toEqual(new Set(['engine loaded code cache accepted']));
     const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
     // The fast path: the oclif CLI never loads; the workers spawn right after the flags are read.
     expect(main).not.toContain('cli loaded');
