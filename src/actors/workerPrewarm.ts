@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { bootMark } from '../core/bootTrace.js';
 import { agentWorkerUrl } from './workerUrl.js';
 
 interface Prewarmed {
@@ -43,6 +44,7 @@ function retire(entry: Prewarmed): void {
 
 function spawn(entry: Prewarmed): void {
   const worker = new Worker(entry.url);
+  bootMark('prewarm spawn');
   entry.worker = worker;
   entry.booting = true;
   bootingNow += 1;
@@ -88,6 +90,17 @@ export function adoptPrewarmed(url: URL, resourceLimits?: ResourceLimits): Worke
   // Its boot slot is the adopter's business now: the ones still waiting need not wait for it.
   bootEnded(entry);
   return entry.worker;
+}
+
+/** Ends every unadopted worker (the process will not start the agents they were for). */
+export function discardPrewarmed(): void {
+  bootMark('prewarm discard', String(idle.length));
+  for (const entry of idle.splice(0)) {
+    entry.alive = false;
+    if (entry.booting) bootingNow -= 1;
+    entry.booting = false;
+    void entry.worker?.terminate();
+  }
 }
 
 /** Workers waiting to be adopted, spawned or not (tests). */

@@ -2,4 +2,4 @@
  * For the CLI's `ask` and `serve`: spawn the agent workers of a start set before the host is built, so their
  * bootstraps overlap with opening the village (src/actors/workerPrewarm.ts). The supervisor adopts them.
  */
-export { prewarmAgentWorkers } from '../actors/workerPrewarm.js';
+export { discardPrewarmed, prewarmAgentWorkers } from '../actors/workerPrewarm.js';

@@ -49,7 +49,8 @@ describe('ask cold start (built binary, example village)', () => {
     const main = all.filter((m) => m.thread === 'main').map((m) => m.label);
     // The fast path: the oclif CLI never loads; the workers spawn right after the flags are read.
     expect(main).not.toContain('cli loaded');
-    expect(main.slice(0, 3)).toEqual(['ask command', 'ask parsed', 'early prewarm']);
+    expect(main.slice(0, 3)).toEqual(['ask command', 'ask parsed', 'prewarm spawn']);
+    expect(main.indexOf('prewarm spawn')).toBeLessThan(main.indexOf('early prewarm'));
     expect(main.indexOf('early prewarm')).toBeLessThan(main.indexOf('preflight done'));
     expect(main.slice(-3)).toEqual(['closed', 'printed', 'exit']);
   });
@@ -72,11 +73,14 @@ describe('ask cold start (built binary, example village)', () => {
     expect(one.code, describeRun(one)).toBe(0);
     expect(new Set(marks(one.stderr).filter((m) => m.thread !== 'main').map((m) => m.thread)).size).toBe(1);
 
-    // An unknown agent in --start: the early prewarm spawns nothing, preflight says why (exit 2), the process ends.
+    // An unknown agent in --start: only the reception's worker (spawned before world.json is read) may have booted,
+    // nothing more; preflight says why (exit 2) and the process ends without waiting for it.
     const bad = await runCli(['ask', '--data-dir', dir, '--start', 'front,nobody', 'hello'], TRACE);
     expect(bad.code, describeRun(bad)).toBe(2);
     expect(bad.stderr).toContain('nobody');
-    expect(marks(bad.stderr).filter((m) => m.thread !== 'main')).toEqual([]);
+    const badWorkers = marks(bad.stderr).filter((m) => m.thread !== 'main');
+    expect(new Set(badWorkers.map((m) => m.thread)).size).toBeLessThanOrEqual(1);
+    expect(badWorkers.filter((m) => m.label.startsWith('ready'))).toEqual([]);
 
     // Preflight rejects (the template's key is absent) after the early prewarm spawned the workers: exit 3 all the same,
     // nothing on stdout, and the unadopted workers never hold the process up.

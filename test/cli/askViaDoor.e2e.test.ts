@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/stubLlm.js';
-import { freePort, makeVillage, runCli, useCliSuite, useServeChild } from './support/cliProcess.js';
+import { freePort, holdVillage, makeVillage, runCli, useCliSuite, useServeChild } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
@@ -35,6 +35,8 @@ describe('ask while serve holds the village', () => {
     // The held lock was seen before anything was spawned: no agent worker booted in this process for nothing.
     expect(viaDoor.stderr).toContain('early prewarm');
     expect(viaDoor.stderr.split('\n').filter((line) => /^boot-trace \S+ cpu=\S+ worker/.test(line))).toEqual([]);
+    // serve's heartbeat said so before any spawn: not even the reception's worker was started.
+    expect(viaDoor.stderr).not.toContain('prewarm spawn');
     const json = await ask(dir, ['--json', '--quiet']);
     expect(JSON.parse(json.stdout)).toMatchObject({ answer: 'The answer is 42.', outcome: 'answered', exitCode: 0 });
     expect(json.stderr).toBe('');
@@ -53,5 +55,22 @@ describe('ask while serve holds the village', () => {
     expect(held.stdout).toBe('');
     expect(held.stderr).toContain('[LOCK_HELD]');
     expect(held.stderr).toContain('door enable');
+  });
+
+  it('held by a process that keeps no heartbeat (as the GUI): exit 4; the one worker spawned before the lock probe never gets ready', { timeout: 60_000 }, async () => {
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
+    const holder = await holdVillage(dir);
+    try {
+      const held = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', 'hello'], { ...KEY, FUSEFORKS_BOOT_TRACE: '1' });
+      expect(held.code, held.stderr).toBe(4);
+      expect(held.stderr).toContain('[LOCK_HELD]');
+      const marks = held.stderr.split('\n').filter((line) => line.startsWith('boot-trace '));
+      expect(marks.some((line) => line.endsWith(' main early prewarm'))).toBe(true);
+      // Only the reception's worker was spawned (before the probe), and stopped when the probe found the lock held.
+      expect(marks.filter((line) => / main prewarm (spawn|discard)/.test(line)).map((line) => line.split(' ').slice(4).join(' '))).toEqual(['prewarm spawn', 'prewarm discard 1']);
+      expect(marks.filter((line) => / ready /.test(line))).toEqual([]);
+    } finally {
+      await holder.release();
+    }
   });
 });

@@ -1,14 +1,19 @@
 /**
  * The first thing a cold `ask` does once its arguments are read: spawn the start set's agent workers, so their
  * bootstraps (~20 ms of CPU each; on two cores the longest part of a cold `ask`) run on the other core while this
- * one loads the rest of the command and opens the village. Preflight later tops them up to the set it resolved
+ * one loads the rest of the command and opens the village. The reception's worker goes first, before the village
+ * lock is even probed; the rest once world.json says who starts. Preflight later tops them up to the set it resolved
  * (`topUpForAsk`; the same request is not read twice).
  *
  * Only ever costs time: it reads world.json as preflight will and resolves `--start` the same way; when anything is
- * off (no village, a file zod must explain, a bad `--start`) it spawns nothing and preflight reports the problem as
+ * off (no village, a file zod must explain, a bad `--start`) it spawns no more and preflight reports the problem as
  * before. Workers left over (a rejected preflight) are unref'd and never keep the process alive (workerPrewarm.ts).
+ * While another process holds the village the ask goes through its door: a serve's heartbeat says so before any
+ * spawn; a holder without one (the GUI) is found by the lock probe, and the one worker spawned is stopped mid-boot.
  */
-import { prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_MAX_AGE_SECS, judgeServeStatus, pidAlive, readServeStatus, serveStatusPath } from '../../host/health/serveStatus.js';
+import { discardPrewarmed, prewarmAgentWorkers } from '../../host/prewarmWorkers.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld } from '../../core/village/worldStore.js';
 import { resolveStartSet } from '../../core/world/startSet.js';
@@ -22,8 +27,15 @@ export async function prewarmForAsk(dataDir: string, start: string): Promise<num
   if (spawnedFor !== null && spawnedFor.dataDir === dataDir && spawnedFor.start === start) return spawnedFor.count;
   try {
     const paths = villagePaths(dataDir);
-    // A serve holds the village: this ask will go through its door and start no agent here.
-    if (villageLockHeld(paths.lock)) return 0;
+    // A live serve's heartbeat: it holds the village and this ask goes through its door, starting no agent here.
+    if (await liveServeHolds(dataDir)) return 0;
+    // The reception always starts: its worker boots while the lock is probed (koffi's first load) and world.json read.
+    prewarmAgentWorkers(1);
+    // Held all the same (a GUI, which keeps no heartbeat): the one spawned worker is stopped mid-boot.
+    if (villageLockHeld(paths.lock)) {
+      discardPrewarmed();
+      return 0;
+    }
     // Same locale as preflight's read: only the language default depends on it, never the start set.
     const load = await loadWorld(paths, { locale: 'ja' });
     if (load.kind !== 'loaded') return 0;
@@ -35,6 +47,13 @@ export async function prewarmForAsk(dataDir: string, start: string): Promise<num
   } catch {
     return 0;
   }
+}
+
+/** True when `serve.status.json` is a live serve's (its pid a running serve, written within the usual max age). */
+async function liveServeHolds(dataDir: string): Promise<boolean> {
+  if (!existsSync(serveStatusPath(dataDir))) return false; // the usual case, without a round trip to the file system
+  const read = await readServeStatus(dataDir);
+  return judgeServeStatus(read, { nowMs: Date.now(), maxAgeSecs: DEFAULT_MAX_AGE_SECS, pidAlive, ready: false }).healthy;
 }
 
 /** Preflight's top-up to the start set it resolved (none while another process holds the village: the ask goes through its door). */
