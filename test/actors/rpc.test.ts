@@ -24,6 +24,15 @@ function pair(): { remote: ReturnType<typeof remoteOn<Api>> } {
   ports.push(port1, port2);
   const api: Api = {
     async fails(kind) {
+      if (kind === 'other copy') {
+        // What the agent worker's engine bundle throws: its own copy of the class (scripts/bundleWorkers.mjs).
+        const OtherCopy = class FuseforksError extends Error {
+          constructor(readonly code: string, message: string, readonly fix?: string) {
+            super(message);
+          }
+        };
+        throw new OtherCopy('LLM_API', 'the key was refused', 'set the key again');
+      }
       if (kind === 'coded') {
         throw new FuseforksError('MCP_FAILED', 'the calc server went away', { fix: 'restart it', details: { server: 'calc' }, agentId: 'A' });
       }
@@ -42,6 +51,13 @@ describe('comlink between threads', () => {
     const error: unknown = await remote.fails('coded').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FuseforksError);
     expect(error).toMatchObject({ code: 'MCP_FAILED', message: 'the calc server went away', fix: 'restart it', details: { server: 'calc' }, agentId: 'A', retryable: false });
+  });
+
+  it("a FuseforksError from another copy of the class (the engine bundle's) crosses by its shape, with its code", async () => {
+    const { remote } = pair();
+    const error: unknown = await remote.fails('other copy').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FuseforksError);
+    expect(error).toMatchObject({ code: 'LLM_API', message: 'the key was refused', fix: 'set the key again' });
   });
 
   it('a returned FuseforksError arrives as one; other errors keep their message', async () => {
