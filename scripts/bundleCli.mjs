@@ -9,6 +9,7 @@
 import { build } from 'esbuild';
 import { joinChunks, outputOf } from './joinChunks.mjs';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,8 +52,27 @@ const sharedSignals = {
  * `import` of them costs Node an export scan of every CommonJS file (piscina, koffi), and lmdb and msgpackr
  * would load as a dozen ESM files each instead of their one-file CommonJS builds (lmdb's own `require` of msgpackr
  * then shares that one copy).
+ *
+ * Each stands in the bundle as a small ES module that `require`s the package and exports, besides `default`, every
+ * name Node's own `import` of the package gives (read here, at build time). A plain CommonJS stand-in
+ * (`module.exports = require(…)`) is what esbuild turns into a chunk with only `export default` when the package is
+ * imported dynamically: `const { Piscina } = await import('piscina')` then got `undefined` in every shipped entry
+ * point while it worked unbundled (test/ship/bundleImports.test.ts checks every bundle for that class of mistake).
  */
 const VIA_REQUIRE = ['lmdb', 'msgpackr', 'piscina', 'koffi'];
+const requireHere = createRequire(import.meta.url);
+
+/** The stand-in module of `pkg`: its `require`, the default and each name Node's `import` of it exposes. */
+async function viaRequireModule(pkg) {
+  const required = requireHere(pkg);
+  const names = Object.keys(await import(pkg)).filter((name) => name !== 'default' && name !== '__esModule');
+  const missing = names.filter((name) => !(name in required));
+  if (missing.length > 0) throw new Error(`bundleCli: ${pkg}'s CommonJS build lacks ${missing.join(', ')}, which its ES module has: load it through import instead`);
+  const invalid = names.filter((name) => !/^[A-Za-z_$][\w$]*$/.test(name));
+  if (invalid.length > 0) throw new Error(`bundleCli: ${pkg} exports names that are not identifiers (${invalid.join(', ')})`);
+  return [`const m = require(${JSON.stringify(pkg)});`, 'export default m;', names.length > 0 ? `export const { ${names.join(', ')} } = m;` : ''].join('\n');
+}
+
 const externalsViaRequire = {
   name: 'externals-via-require',
   setup(b) {
@@ -60,7 +80,7 @@ const externalsViaRequire = {
     b.onResolve({ filter }, (args) =>
       args.kind === 'require-call' ? { path: args.path, external: true } : { path: args.path, namespace: 'via-require' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'via-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'via-require' }, async (args) => ({ contents: await viaRequireModule(args.path), loader: 'js', resolveDir: root }));
   },
 };
 

@@ -46,6 +46,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   LOCK_HELD: 'system',
   LOCK_IO: 'system',
   SECRET_STORE_FAILED: 'system',
+  SECRET_NOT_KEPT: 'system',
   SECRET_STORE_READ_ONLY: 'user',
   SECRET_NAME_COLLISION: 'user',
   CREDENTIAL_MISSING: 'user',

@@ -34,7 +34,7 @@ describe('the blackboard through the turn engine', () => {
     });
     v.sup.sendUserMessage('A', 'post your notes');
     v.sup.sendUserMessage('B', 'post your notes');
-    await until(() => v.recorder.turns.length === 2, 'both turns', 20_000);
+    await until(() => v.recorder.turns.length === 2, 'both turns');
 
     const board = join(work, 'blackboard');
     const files = readdirSync(board).sort();

@@ -87,7 +87,7 @@ describe('an agent grep on the pool', () => {
     await v.sup.startAgent('G');
     stub.respond((r) => (toolResults(r).length === 0 ? reply.tool('grep', { pattern: SLOW, path: 'slow', reason: 'look' }) : reply.text('done')));
     const asked = v.sup.askExternalOutcome('tester', 'search');
-    await until(() => scanPool.stats().started === 1, 'the grep running on the pool', 20_000);
+    await until(() => scanPool.stats().started === 1, 'the grep running on the pool');
     const busy = scanPool.stats().threadIds;
     await v.sup.interruptAll();
     expect(await asked).toMatchObject({ state: 'interrupted' });

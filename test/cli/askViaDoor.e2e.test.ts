@@ -1,12 +1,13 @@
 /**
  * `ask` while `serve` holds the village (built binaries, loopback stub LLM): with serve's MCP door open the ask
  * goes through it — the same answer and the same exit code as a direct ask, and a stderr note saying so; with the
- * door off it exits 4 and says how to fix that.
+ * door off it exits 4 and says how to fix that. A request through the door runs serve's tools on serve's own scanning
+ * pool: grep's match reaches the model.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reply } from '../support/stubLlm.js';
+import { reply, toolResultsOf } from '../support/stubLlm.js';
 import { freePort, holdVillage, makeVillage, runCli, useCliSuite, useServeChild } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
@@ -45,6 +46,24 @@ describe('ask while serve holds the village', () => {
     const late = await ask(dir, ['--timeout', '1']);
     expect(late.code, late.stderr).toBe(7);
     expect(late.stdout).toBe('');
+  });
+
+  it('through serve\'s door, the agent\'s grep runs in serve (its scanning pool) and the match reaches the model', { timeout: 120_000 }, async () => {
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl, agents: [{ id: 'desk' }] });
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'log.md'), 'Pilot boats: three.\n');
+    const worldFile = join(dir, 'workspace/world.json');
+    const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
+    world.agents[0]!['workDir'] = work;
+    writeFileSync(worldFile, JSON.stringify(world));
+    writeFileSync(join(dir, 'mcp_server.json'), JSON.stringify({ enabled: true, port: await freePort(), token: TOKEN }));
+    stub().respond((r) => (toolResultsOf(r).length === 0 ? reply.tool('grep', { pattern: 'Pilot boats: (\\w+)' }) : reply.text(`grep said: ${toolResultsOf(r)[0]!.text}`)));
+    await startServe(dir);
+    const viaDoor = await ask(dir);
+    expect(viaDoor.code, viaDoor.stderr).toBe(0);
+    expect(viaDoor.stderr).toContain('[VIA_DOOR]');
+    expect(viaDoor.stdout).toMatch(/^grep said: 1 matches in 1 files:\nlog\.md:1: Pilot boats: three\.$/m);
   });
 
   it('with serve\'s door off: exit 4, and the fix says to switch the door on', { timeout: 60_000 }, async () => {

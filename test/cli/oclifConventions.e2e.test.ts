@@ -1,8 +1,10 @@
 /**
  * oclif's conventions on the built binary: `help <command>`, a mistyped command named as such (exit 2), `-d` for
- * `--data-dir` and FUSEFORKS_DATA_DIR as its fallback, and parse errors as one clean sentence plus a fix.
+ * `--data-dir` and FUSEFORKS_DATA_DIR as its fallback, parse errors as one clean sentence plus a fix, `--version`
+ * naming the build, and `autocomplete` writing a completion script that knows every command.
  */
 import { readFileSync } from 'node:fs';
+import { COMMANDS } from '../../src/cli/commandMap.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OCLIF_CONFIG } from '../../src/cli/main.js';
@@ -22,6 +24,23 @@ describe('oclif conventions (built binary)', () => {
     expect(run.stdout).toContain('Send one request to the village reception');
     expect(run.stdout).toMatch(/-d, --data-dir=<dir>/);
     expect(run.stdout).toContain('FUSEFORKS_DATA_DIR');
+  });
+
+  it('--version names the build (dist/cli/buildInfo.json), the platform and Node', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'dist/cli/buildInfo.json'), 'utf8')) as { version: string };
+    const run = await runCli(['--version']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(`fuseforks-cli/${version} ${process.platform}-${process.arch} node-${process.version}`);
+  });
+
+  it('autocomplete bash prints the set-up and writes a completion script naming every command and its flags', async () => {
+    const home = temps.make('ff-autocomplete-');
+    const run = await runCli(['autocomplete', 'bash'], { HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('fuseforks-cli autocomplete script bash');
+    const script = readFileSync(join(home, 'cache/fuseforks/autocomplete/functions/bash/fuseforks-cli.bash'), 'utf8');
+    for (const id of Object.keys(COMMANDS)) expect(script, `completion for ${id}`).toMatch(new RegExp(`^${id} --`, 'm'));
+    expect(script).toMatch(/^ask --data-dir --start --secrets /m);
   });
 
   it('a mistyped command is named, exit 2', async () => {

@@ -59,8 +59,14 @@ describe.skipIf(!HAS_CHROMIUM)('the door panel in headless Chromium', () => {
     const port = await freePort();
     await page.click(tid('open-door'));
     await expect(page.getAttribute(tid('door-state'), 'data-listening')).resolves.toBe('false');
-    await page.fill(tid('door-port'), String(port));
+    // Wait on outcomes, not on a quiet machine: the typed port is in the field and "Use this port" is enabled (typed
+    // again should anything have re-rendered the field), then the shelf holds the port before the door is switched on.
+    await until(async () => {
+      if ((await page.inputValue(tid('door-port'))) !== String(port)) await page.fill(tid('door-port'), String(port));
+      return page.isEnabled(tid('door-port-apply'));
+    }, '"Use this port" enabled for the typed port');
     await page.click(tid('door-port-apply'));
+    await until(() => JSON.parse(readFileSync(join(dir, 'mcp_server.json'), 'utf8')).port === port, 'the port saved on the shelf');
     await page.click(tid('door-switch'));
     await page.waitForSelector(`${tid('door-state')}[data-listening="true"]`);
     await expect(page.textContent(tid('door-state'))).resolves.toContain(`127.0.0.1:${port}/mcp`);

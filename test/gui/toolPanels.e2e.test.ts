@@ -2,13 +2,15 @@
  * Issue 14 in real Chromium: the blackboard panel (notes of the shared work folder rendered, delete one, clear all,
  * reload and re-read) and the Jev page (edit the helper model and switches, save, store the token, test the
  * connection against a loopback stub, switch a servant's judge, reload and re-read what the server kept), plus the
- * mark on an enabledTools name this build does not have. Any page error or console.error fails the test.
+ * mark on an enabledTools name this build does not have, and a chat message that makes a servant run the scanning
+ * tools (grep, fd, diff on the shipped scanning pool): their real output reaches the model and the card says
+ * "diff · ok". Any page error or console.error fails the test.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postNote } from '../../src/core/blackboard/board.js';
-import { reply } from '../support/stubLlm.js';
+import { reply, toolResultsOf } from '../support/stubLlm.js';
 import { HAS_CHROMIUM, tid, until } from './support/browserSuite.js';
 import { useGuiSuite } from './support/guiSuite.js';
 
@@ -136,5 +138,31 @@ describe.skipIf(!HAS_CHROMIUM)('the blackboard panel and the Jev page in headles
     await until(async () => JSON.stringify((await agentSpec('bob')).enabledTools) === '["grep","rag"]', 'unknown name removed');
     await suite.page.waitForSelector(tid('settings-tools-unknown'), { state: 'detached' });
     await suite.page.click(tid('settings-close'));
+  });
+
+  it('a chat message makes Alice grep, fd and diff her work folder: the matches reach the model, the card says ok', async () => {
+    writeFileSync(join(work, 'harbour-a.md'), 'The harbour opens at dawn.\n');
+    writeFileSync(join(work, 'harbour-b.md'), 'The harbour opens at noon.\n');
+    const calls = [
+      reply.tool('grep', { pattern: 'opens at \\w+' }),
+      reply.tool('fd', { pattern: '^harbour-' }),
+      reply.tool('diff', { old_path: 'harbour-a.md', new_path: 'harbour-b.md' }),
+    ];
+    suite.stub.reset();
+    suite.stub.respond((r) => calls[toolResultsOf(r).length] ?? reply.text('The harbour log disagrees.'));
+    await suite.api('POST', '/api/agents/alice/start');
+    await suite.page.waitForSelector(`${tid('status-alice')}[data-status="running"]`);
+    await suite.page.click(`${tid('agent-card-alice')} .card-name`);
+    await suite.page.fill(tid('chat-input'), 'alice, check the harbour log');
+    await suite.page.press(tid('chat-input'), 'Enter');
+    await suite.page.waitForSelector('.bubble:has-text("The harbour log disagrees.")');
+    const results = toolResultsOf(suite.stub.requests.at(-1)!).map((t) => t.text);
+    expect(results[0]).toMatch(/^harbour-a\.md:1: The harbour opens at dawn\.$/m);
+    expect(results[0]).toMatch(/^harbour-b\.md:1: The harbour opens at noon\.$/m);
+    expect(results[1]).toMatch(/^harbour-a\.md$/m);
+    expect(results[2]).toMatch(/^-The harbour opens at dawn\.$/m);
+    expect(results[2]).toMatch(/^\+The harbour opens at noon\.$/m);
+    await until(async () => ((await suite.page.textContent(tid('last-tool-alice'))) ?? '').trim() === 'diff · ok', 'the card: diff · ok');
+    await suite.api('POST', '/api/agents/alice/stop');
   });
 });

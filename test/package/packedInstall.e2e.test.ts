@@ -1,8 +1,9 @@
 /**
  * What a person gets from `npm pack` + `npm install -g`: the tarball carries the built CLI, its types, the example
  * village, README and LICENSE (and no sources, tests or source maps); installed into a temporary prefix it runs
- * `init`, `check` and `ask` (echo, offline), and a program can `import { openVillage } from 'fuseforks'` through the
- * package's `exports`. Dependencies come from the local npm cache when it has them (`--prefer-offline`), and the
+ * `init`, `check` and `ask` (echo, offline), a program can `import { openVillage } from 'fuseforks'` through the
+ * package's `exports`, and the installed copy runs the shipped-build tours: every built-in tool and every model wire
+ * against a loopback stub (test/shipped/support), each tool's and wire's real output checked. Dependencies come from the local npm cache when it has them (`--prefer-offline`), and the
  * install runs with no C++ toolchain on PATH — nothing in the package compiles at install time.
  * One of the slower tests (an npm install); it packs the `dist/` that `npm test` just built.
  */
@@ -12,7 +13,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, requireDist, ROOT } from '../cli/support/cliProcess.js';
+import { cleanEnv, cliBudget, requireDist, ROOT, Temps } from '../cli/support/cliProcess.js';
+import { startStubLlm, type StubLlm } from '../support/stubLlm.js';
+import { shippedCli } from '../shipped/support/shippedCli.js';
+import { runToolTour } from '../shipped/support/toolTour.js';
+import { runWireTour } from '../shipped/support/wireTour.js';
 
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -21,6 +26,8 @@ let tmp: string;
 let tarball: string;
 let files: string[];
 let prefix: string;
+let stub: StubLlm | undefined;
+const temps = new Temps();
 
 /** PATH with only node's own folder: no make, no g++, no python (what a slim container image has). */
 function toolchainFreePath(): string {
@@ -63,9 +70,21 @@ beforeAll(async () => {
   );
 }, INSTALL_TIMEOUT_MS + 30_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await stub?.close();
+  temps.cleanup();
   if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
 });
+
+/** The installed package's own CLI entry (what `fuseforks-cli` on PATH runs), for the tours. */
+const installed = () => shippedCli(join(prefix, 'lib/node_modules/fuseforks/bin/run.js'), 'the packed install');
+
+/** One stub for the tours, reset before each. */
+async function tourStub(): Promise<StubLlm> {
+  stub ??= await startStubLlm();
+  stub.reset();
+  return stub;
+}
 
 describe('the packed package', () => {
   it('carries the built CLI, its types, the example village, README and LICENSE — no sources, tests or maps', () => {
@@ -112,4 +131,12 @@ describe('the packed package', () => {
     const out = await run(process.execPath, [join(app, 'main.mjs'), data], { cwd: app, env: cleanEnv(), timeout: 60_000 });
     expect(JSON.parse(out.stdout)).toEqual({ state: 'answered', answered: true, agents: 5, isFn: 'function' });
   }, 120_000);
+
+  it('runs every built-in tool from the installed copy, each answering with its real output', async () => {
+    await runToolTour(installed(), await tourStub(), temps);
+  }, cliBudget(1));
+
+  it('speaks every model wire from the installed copy, streamed and whole, a tool call on each', async () => {
+    await runWireTour(installed(), await tourStub(), temps);
+  }, cliBudget(2));
 });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ServeHeartbeat } from '../../src/host/health/heartbeat.js';
 import { HealthTracker } from '../../src/host/health/hostHealth.js';
 import { judgeServeStatus, pidAlive, readServeStatus, serveStatusPath, type ServeStatusDoc, type StatusRead } from '../../src/host/health/serveStatus.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 const NOW = Date.parse('2026-12-02T12:00:00Z');
 const doc = (over: Partial<ServeStatusDoc> = {}): StatusRead => ({
@@ -61,10 +62,7 @@ describe('judgeServeStatus', () => {
       await new Promise((r) => fake.once('spawn', r));
       expect(pidAlive(fake.pid!)).toBe(true);
       let threads: number[] = [];
-      for (let i = 0; i < 100 && threads.length === 0; i++) {
-        threads = readdirSync(`/proc/${fake.pid}/task`).map(Number).filter((t) => t !== fake.pid);
-        if (threads.length === 0) await new Promise((r) => setTimeout(r, 50));
-      }
+      await pollUntil(() => (threads = readdirSync(`/proc/${fake.pid}/task`).map(Number).filter((t) => t !== fake.pid)).length > 0, { everyMs: 50 });
       expect(threads.length).toBeGreaterThan(0);
       expect(pidAlive(threads[0]!)).toBe(false); // kill(tid, 0) would say yes
     } finally {
@@ -98,7 +96,7 @@ describe('ServeHeartbeat (real files)', () => {
     expect(serving.lastScheduleTick).toBe(new Date(NOW + 1000).toISOString());
     expect(readFileSync(serveStatusPath(dir), 'utf8')).not.toContain('secret body');
     clock = NOW + 60_000;
-    for (let i = 0; i < 100 && (await read()).updatedAt !== new Date(NOW + 60_000).toISOString(); i++) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(async () => (await read()).updatedAt === new Date(NOW + 60_000).toISOString());
     expect((await read()).updatedAt).toBe(new Date(NOW + 60_000).toISOString());
     await beat.setState('closing');
     clock = NOW + 120_000;

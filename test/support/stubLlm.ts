@@ -24,8 +24,8 @@ import { answerOf, errorBody, successBody } from './stubLlmBodies.js';
 import { streamFrames, type Frame } from './stubLlmStream.js';
 import { describeRequest, guessPromptTokens, reply, type StubRequest, type StubStep, type StubWire } from './stubLlmWire.js';
 
-export { reply, describeRequest } from './stubLlmWire.js';
-export type { StubRequest, StubStep, StubUsage, StubToolCall, StubWire, StubGrounding } from './stubLlmWire.js';
+export { reply, describeRequest, toolResultsOf } from './stubLlmWire.js';
+export type { StubRequest, StubStep, StubUsage, StubToolCall, StubToolResult, StubWire, StubGrounding } from './stubLlmWire.js';
 
 /** Picks a step for a request when the queue has none that matches. */
 export type StubResponder = (request: StubRequest) => StubStep | Promise<StubStep>;

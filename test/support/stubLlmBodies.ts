@@ -42,10 +42,15 @@ export function callId(a: Answer, c: StubToolCall, i: number, prefix: string): s
   return c.id ?? `${prefix}${a.index}_${i}`;
 }
 
+/** The completion count an OpenAI-shaped usage block reports: xAI leaves the reasoning out of it. */
+function reportedCompletion(u: Required<StubUsage>): number {
+  return u.reasoningOutside ? u.completion - u.reasoning : u.completion;
+}
+
 export function openAiUsage(u: Required<StubUsage>): Record<string, unknown> {
   return {
     prompt_tokens: u.prompt,
-    completion_tokens: u.completion,
+    completion_tokens: reportedCompletion(u),
     total_tokens: u.prompt + u.completion,
     prompt_tokens_details: { cached_tokens: u.cacheRead, ...(u.cacheWrite > 0 ? { cache_write_tokens: u.cacheWrite } : {}) },
     completion_tokens_details: { reasoning_tokens: u.reasoning },
@@ -77,7 +82,7 @@ export function responsesUsage(u: Required<StubUsage>): Record<string, unknown> 
   return {
     input_tokens: u.prompt,
     input_tokens_details: { cached_tokens: u.cacheRead, ...(u.cacheWrite > 0 ? { cache_write_tokens: u.cacheWrite } : {}) },
-    output_tokens: u.completion,
+    output_tokens: reportedCompletion(u),
     output_tokens_details: { reasoning_tokens: u.reasoning },
     total_tokens: u.prompt + u.completion,
   };

@@ -17,6 +17,11 @@ export interface StubUsage {
   cacheWrite1h?: number;
   /** Part of completion. */
   reasoning?: number;
+  /**
+   * Report reasoning outside the completion count, as xAI does on its OpenAI-compatible and Responses wires:
+   * `completion_tokens`/`output_tokens` = completion − reasoning, and total = prompt + that + reasoning.
+   */
+  reasoningOutside?: boolean;
 }
 
 /** One scripted tool call. `rawArgs` sends an exact (possibly broken) JSON string where the wire uses strings. */
@@ -202,6 +207,7 @@ export function describeRequest(wire: StubWire, path: string, body: Obj | null):
 /** Canonical numbers of a step, with defaults: prompt = request chars/4, completion = text chars/4 (at least 1). */
 export function usageNumbers(usage: StubUsage | undefined, text: string, promptGuess: number): Required<StubUsage> {
   return {
+    reasoningOutside: usage?.reasoningOutside ?? false,
     prompt: usage?.prompt ?? promptGuess,
     completion: usage?.completion ?? Math.max(1, Math.ceil(text.length / 4)),
     cacheRead: usage?.cacheRead ?? 0,
@@ -214,4 +220,46 @@ export function usageNumbers(usage: StubUsage | undefined, text: string, promptG
 /** Default prompt tokens when a step gives none: request JSON chars / 4, at least 1. */
 export function guessPromptTokens(rawBody: string): number {
   return Math.max(1, Math.ceil(rawBody.length / 4));
+}
+
+/** One tool result as the client sent it back, in any wire's framing. */
+export interface StubToolResult {
+  /** The call id it answers (Gemini: the function name, its only key). */
+  callId: string;
+  text: string;
+}
+
+/**
+ * The tool results a request carries, oldest first, read from each wire's own framing: OpenAI `role: tool`
+ * messages, Anthropic `tool_result` blocks in user turns, Gemini `functionResponse` parts, Responses
+ * `function_call_output` items.
+ */
+export function toolResultsOf(r: Pick<StubRequest, 'wire' | 'body'>): StubToolResult[] {
+  const body = r.body ?? {};
+  switch (r.wire) {
+    case 'openai':
+      return list(body.messages)
+        .map(obj)
+        .filter((m) => m.role === 'tool')
+        .map((m) => ({ callId: String(m.tool_call_id ?? ''), text: textOf(m.content) }));
+    case 'anthropic':
+      return list(body.messages)
+        .map(obj)
+        .filter((m) => m.role === 'user')
+        .flatMap((m) => list(m.content).map(obj))
+        .filter((b) => b.type === 'tool_result')
+        .map((b) => ({ callId: String(b.tool_use_id ?? ''), text: textOf(b.content) }));
+    case 'gemini':
+      return list(body.contents)
+        .map(obj)
+        .flatMap((c) => list(c.parts).map(obj))
+        .filter((p) => p.functionResponse !== undefined)
+        .map((p) => obj(p.functionResponse))
+        .map((f) => ({ callId: String(f.id ?? f.name ?? ''), text: String(obj(f.response).result ?? '') }));
+    case 'responses':
+      return list(body.input)
+        .map(obj)
+        .filter((i) => i.type === 'function_call_output')
+        .map((i) => ({ callId: String(i.call_id ?? ''), text: typeof i.output === 'string' ? i.output : textOf(i.output) }));
+  }
 }

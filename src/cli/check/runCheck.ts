@@ -41,6 +41,7 @@ export async function runCheck(options: CheckOptions, output: CliOutput): Promis
       runApproval: options.runApproval,
       verifySessionStore: true,
       lookForHolder: true,
+      askKeyringStores: true,
       moreProblems: hostFileProblems,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.store === undefined ? {} : { store: options.store }),

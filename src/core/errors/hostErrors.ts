@@ -1,5 +1,5 @@
 /**
- * The host's own resources (LOCK_HELD, LOCK_IO, SECRET_STORE_FAILED, SECRET_STORE_READ_ONLY, SECRET_NAME_COLLISION,
+ * The host's own resources (LOCK_HELD, LOCK_IO, SECRET_STORE_FAILED, SECRET_NOT_KEPT, SECRET_STORE_READ_ONLY, SECRET_NAME_COLLISION,
  * MCP_FAILED, DOOR_CLOSING, BLACKBOARD_DELETE_FAILED, BAKE_INVALID, BAKE_VILLAGE_MISMATCH). Secret texts name keys and variables,
  * never a value.
  */
@@ -45,6 +45,19 @@ export const keyringRefused = errorFactory('SECRET_STORE_FAILED', (operation: st
     'set FUSEFORKS_SECRET_<KEY> variables, or unlock a Secret Service keyring (gnome-keyring) first.',
   details: { operation, key },
   cause,
+}));
+
+/**
+ * A key the OS keyring accepted but does not keep: it read back missing or different, or (Linux) no Secret Service
+ * answers, so only the kernel keyring is left, which forgets keys. `why` says which; never the value.
+ */
+export const secretNotKept = errorFactory('SECRET_NOT_KEPT', (key: string, why: string) => ({
+  message: `The OS keyring did not keep the secret "${key}": ${why}. Nothing was changed in the village.`,
+  fix:
+    'Start and unlock a Secret Service in this session (gnome-keyring, KWallet, or KeePassXC with its Secret Service ' +
+    'on; `secret-tool store` must work there), then run it again; or run headless with --secrets env and ' +
+    'FUSEFORKS_SECRET_<KEY> variables.',
+  details: { key },
 }));
 
 /** A write to the environment secret store. */

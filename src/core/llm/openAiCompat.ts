@@ -8,7 +8,7 @@ import type { Effort } from '../world/types.js';
 import type { ChatMessage, ChatRequest, ChatResponse, FinishReason, StreamDelta, ToolCall, Usage } from './canonical.js';
 import { emptyResponseError, parseError, streamCutError, streamErrorEvent } from './llmError.js';
 import { settle } from './settle.js';
-import { tokenCount } from './usage.js';
+import { completionWithReasoning, tokenCount } from './usage.js';
 import type { StreamAssembler, WireAdapter, WireSettings } from './wireAdapter.js';
 import { arrayOr, asRecord, recordOr, stringOr, tryJson } from './wireJson.js';
 
@@ -149,15 +149,18 @@ function decodeToolCall(raw: unknown, i: number): ToolCall {
 /** The usage block of a chat completion (or of the last streamed chunk). */
 export function compatUsage(raw: unknown): Usage {
   const u = recordOr(raw);
-  const prompt = recordOr(u.prompt_tokens_details);
+  const details = recordOr(u.prompt_tokens_details);
+  const prompt = tokenCount(u.prompt_tokens);
+  const reasoning = tokenCount(recordOr(u.completion_tokens_details).reasoning_tokens);
   return {
-    prompt: tokenCount(u.prompt_tokens),
-    completion: tokenCount(u.completion_tokens),
-    cacheRead: tokenCount(prompt.cached_tokens),
-    cacheWrite: tokenCount(prompt.cache_write_tokens),
+    prompt,
+    // xAI's reasoning is beside completion_tokens (total says so); OpenAI's inside.
+    completion: completionWithReasoning({ prompt, completion: tokenCount(u.completion_tokens), reasoning, total: tokenCount(u.total_tokens) }),
+    cacheRead: tokenCount(details.cached_tokens),
+    cacheWrite: tokenCount(details.cache_write_tokens),
     // No TTL split on this wire.
     cacheWrite1h: 0,
-    reasoning: tokenCount(recordOr(u.completion_tokens_details).reasoning_tokens),
+    reasoning,
   };
 }
 

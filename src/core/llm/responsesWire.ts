@@ -8,7 +8,7 @@
 import type { ChatMessage, ChatResponse, Grounding, GroundingEngine, PromptAttachment, StreamDelta, ToolCall, Usage } from './canonical.js';
 import { emptyResponseError, parseError, streamCutError, streamErrorEvent } from './llmError.js';
 import { settle } from './settle.js';
-import { tokenCount } from './usage.js';
+import { completionWithReasoning, tokenCount } from './usage.js';
 import type { StreamAssembler } from './wireAdapter.js';
 import { arrayOr, asRecord, recordOr, stringOr, tryJson, typedEvent } from './wireJson.js';
 
@@ -60,13 +60,16 @@ export interface ResponsesReading {
 export function responsesUsage(raw: unknown): Usage {
   const u = recordOr(raw);
   const input = recordOr(u.input_tokens_details);
+  const prompt = tokenCount(u.input_tokens);
+  const reasoning = tokenCount(recordOr(u.output_tokens_details).reasoning_tokens);
   return {
-    prompt: tokenCount(u.input_tokens),
-    completion: tokenCount(u.output_tokens),
+    prompt,
+    // As on chat completions: reasoning beside output_tokens (xAI) is added in, inside it (OpenAI) is not.
+    completion: completionWithReasoning({ prompt, completion: tokenCount(u.output_tokens), reasoning, total: tokenCount(u.total_tokens) }),
     cacheRead: tokenCount(input.cached_tokens),
     cacheWrite: tokenCount(input.cache_write_tokens),
     cacheWrite1h: 0,
-    reasoning: tokenCount(recordOr(u.output_tokens_details).reasoning_tokens),
+    reasoning,
   };
 }
 

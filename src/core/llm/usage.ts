@@ -30,3 +30,15 @@ export function totalTokens(u: Usage): number {
 export function tokenCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
+
+/**
+ * Completion tokens with reasoning included, whichever way an OpenAI-shaped usage block counts them. OpenAI counts
+ * reasoning inside `completion_tokens` / `output_tokens` (total = prompt + completion); xAI reports it beside them
+ * (total = prompt + completion + reasoning), so its reasoning is added in. Only an exact total says "beside": without
+ * one, or with any other total, the OpenAI convention holds (unreported = inside, never counted twice).
+ */
+export function completionWithReasoning(reported: { prompt: number; completion: number; reasoning: number; total: number }): number {
+  const { prompt, completion, reasoning, total } = reported;
+  const beside = reasoning > 0 && total === prompt + completion + reasoning;
+  return beside ? completion + reasoning : completion;
+}

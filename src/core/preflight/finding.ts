@@ -10,6 +10,7 @@ export type FindingLevel = 'reject' | 'warn' | 'info';
 export const FINDING_CODES = [
   'PLAN_REVIEW_ON',
   'SECRET_MISSING',
+  'KEYRING_INCONSISTENT',
   'MODEL_TEMPLATE_MISSING',
   'PROVIDER_UNSUPPORTED',
   'RECEPTION_UNSET',

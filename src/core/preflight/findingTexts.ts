@@ -4,6 +4,8 @@
  * Texts name the agent / template / variable / schedule, and never contain a secret value.
  */
 import type { Language } from '../world/types.js';
+import type { KeyringAnswer } from '../secrets/keyringAnswers.js';
+import { KEYRING_SERVICE } from '../secrets/keyringSecretStore.js';
 
 /** A finding's two sentences. */
 export interface FindingText {
@@ -25,6 +27,8 @@ export interface FindingTexts {
   planReviewOn(agent: AgentRef): FindingText;
   secretMissing(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
   credentialUnset(templateId: string, agents: AgentRef[], hint: SecretHint): FindingText;
+  /** `answers` = what each keyring store said about `key` (the library's pick read twice, then each store by name). */
+  keyringInconsistent(key: string, answers: readonly KeyringAnswer[]): FindingText;
   modelTemplateMissing(agent: AgentRef, templateId: string): FindingText;
   /** `agents` = the agents on the template (started ones for a reject); `known` = the providers this build speaks. */
   providerUnsupported(templateId: string, provider: string, agents: AgentRef[], known: readonly string[]): FindingText;
@@ -44,6 +48,29 @@ export interface FindingTexts {
   enabledToolUnknown(agent: AgentRef, unknown: string[], known: readonly string[]): FindingText;
 }
 
+const STORE_NAMES: Record<KeyringAnswer['store'], { ja: string; en: string }> = {
+  keyring: { ja: 'このプロセスのキーリング', en: "this process's keyring" },
+  'secret-service': { ja: 'Secret Service', en: 'the Secret Service' },
+  'kernel-keyring': { ja: 'カーネルのキーリング', en: 'the kernel keyring' },
+};
+const STATE_NAMES: Record<KeyringAnswer['state'], { ja: string; en: string }> = {
+  stored: { ja: 'あり', en: 'stored' },
+  missing: { ja: 'なし', en: 'missing' },
+  error: { ja: '読めない', en: 'unreadable' },
+  unavailable: { ja: '使えない', en: 'not reachable' },
+};
+
+/** "this process's keyring: stored, then missing; the Secret Service: missing; …" — every store asked, in order. */
+function answersText(answers: readonly KeyringAnswer[], lang: 'ja' | 'en'): string {
+  const first = answers.find((a) => a.state === 'stored')?.value;
+  const other = lang === 'ja' ? 'あり（別の値）' : 'stored, another value';
+  const byStore = new Map<KeyringAnswer['store'], string[]>();
+  for (const a of answers) byStore.set(a.store, [...(byStore.get(a.store) ?? []), a.state === 'stored' && a.value !== first ? other : STATE_NAMES[a.state][lang]]);
+  return [...byStore]
+    .map(([store, states]) => `${STORE_NAMES[store][lang]}: ${states.join(lang === 'ja' ? '→' : ', then ')}`)
+    .join(lang === 'ja' ? '、' : '; ');
+}
+
 const ja = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id}（${a.name}）` : a.id);
 const en = (a: AgentRef): string => (a.name && a.name !== a.id ? `${a.id} (${a.name})` : a.id);
 
@@ -58,6 +85,10 @@ const JA: FindingTexts = {
       h.store === 'env'
         ? `環境変数 ${h.envName} にキーを設定してから実行してください。`
         : `GUI のモデル設定で ${t} のキーを登録するか、--secrets env にして環境変数で渡してください。`,
+  }),
+  keyringInconsistent: (key, answers) => ({
+    message: `OS のキーリングが鍵 ${key} について食い違った答えを返しました（${answersText(answers, 'ja')}）。Secret Service に届くプロセス（デスクトップ、GUI）と届かないプロセス（cron、ssh、コンテナ）とで、見える鍵が変わります。`,
+    fix: `Secret Service が動いているセッションで printf %s "$KEY" | fuseforks-cli secrets set ${key} -d DIR を実行し直して（書いた鍵を読み直して確かめます）、カーネルのキーリングの写しを keyctl purge user "keyring:${key}@${KEYRING_SERVICE}" で消してください。GUI なしで動かすなら --secrets env で渡せます。`,
   }),
   credentialUnset: (t, agents, h) => ({
     message: `テンプレート ${t}（${agents.map(ja).join('、')} が使用）は認証情報が未設定（credential: unset）のため、LLM を呼べません。`,
@@ -152,6 +183,10 @@ const EN: FindingTexts = {
       h.store === 'env'
         ? `Set the environment variable ${h.envName} to the key and run again.`
         : `Register the key for ${t} in the GUI's model settings, or use --secrets env and pass it as a variable.`,
+  }),
+  keyringInconsistent: (key, answers) => ({
+    message: `The OS keyring answers differently about the key ${key} (${answersText(answers, 'en')}): processes that reach a Secret Service (a desktop session, the GUI) and processes that do not (cron, ssh, a container) see different keys.`,
+    fix: `In a session where the Secret Service runs, store it again with printf %s "$KEY" | fuseforks-cli secrets set ${key} -d DIR (it reads the key back), and remove the kernel keyring's copy with keyctl purge user "keyring:${key}@${KEYRING_SERVICE}"; or run headless with --secrets env.`,
   }),
   credentialUnset: (t, agents, h) => ({
     message: `Template ${t} (used by ${agents.map(en).join(', ')}) has no credential configured (credential: unset), so its LLM calls would be refused.`,

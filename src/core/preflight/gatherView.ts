@@ -13,6 +13,8 @@ import { openSecretStore, checkSecretNames, type SecretSource } from '../secrets
 import { envNameForKey, JEV_TOKEN_KEY } from '../secrets/secretNames.js';
 import type { EnvLike } from '../secrets/envSecretStore.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { answersDisagree } from '../secrets/keyringAnswers.js';
+import { KeyringSecretStore } from '../secrets/keyringSecretStore.js';
 import type { RunApprovalMode } from '../tools/contract.js';
 import { villagePaths, type VillagePaths } from '../village/paths.js';
 import { readVillageId } from '../village/villageId.js';
@@ -48,6 +50,11 @@ export interface GatherOptions {
   verifySessionStore?: boolean;
   /** `check`: say whether another process holds the village now (read from the OS, never by taking the lock). */
   lookForHolder?: boolean;
+  /**
+   * `check`: ask each keyring store about each needed key (reads only) and name a keyring whose answers disagree;
+   * `ask`/`serve` skip these extra reads (cold start).
+   */
+  askKeyringStores?: boolean;
   /**
    * Readers of files whose parsers live above the core (the door's mcp_server.json, mcp.json entry by entry), handed
    * in by the command; their problems replace the lenient reader's for the same file.
@@ -160,6 +167,10 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
   if (options.lookForHolder === true) {
     const holder = lockHolder(paths.lock);
     if (holder?.held === true) view.villageHeld = { pid: holder.pid };
+  }
+  if (options.askKeyringStores === true && store instanceof KeyringSecretStore) {
+    const disagreeing = [...needed].map((key) => ({ key, answers: store.answers(key) })).filter((k) => answersDisagree(k.answers));
+    if (disagreeing.length > 0) view.keyringDisagrees = disagreeing;
   }
   return { ok: true, paths, world, schedules, view, problems };
 }

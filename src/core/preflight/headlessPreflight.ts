@@ -9,6 +9,7 @@ import { KNOWN_TOOL_NAMES, unknownEnabledTools } from '../tools/registry.js';
 import type { ScheduledTask } from '../schedules/types.js';
 import { KNOWN_PROVIDERS } from '../world/enums.js';
 import type { AgentSpec, ModelTemplate, World } from '../world/types.js';
+import type { KeyringAnswer } from '../secrets/keyringAnswers.js';
 import { sortFindings, type Finding, type FindingCode, type FindingLevel } from './finding.js';
 import { findingTexts, type AgentRef, type FindingText, type SecretHint } from './findingTexts.js';
 
@@ -54,6 +55,8 @@ export interface PreflightView {
   damagedSessionStore?: { file: string; reason: string };
   /** `check` only: another process holds the village lock now (its pid when the system shows it). */
   villageHeld?: { pid: number | null };
+  /** `check` only: keys whose keyring stores answer differently (each store's answer, see keyringAnswers.ts). */
+  keyringDisagrees?: readonly { key: string; answers: readonly KeyringAnswer[] }[];
   /** Files (or entries) that exist but cannot be used, each with its reason and fix. */
   brokenFiles?: readonly { file: string; reason: string; fix?: string }[];
 }
@@ -98,6 +101,10 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
     if (need === 'unset') push('reject', 'SECRET_MISSING', t.credentialUnset(templateId, refs, hint(templateId)));
     else if (need === 'key' && !view.secretPresent(templateId)) push('reject', 'SECRET_MISSING', t.secretMissing(templateId, refs, hint(templateId)));
   }
+
+  // 2'''. a keyring whose stores answer differently for a needed key (check only): the key a process sees depends on
+  // whether it reaches a Secret Service, so a run from cron or ssh can miss what the desktop stored, or the reverse.
+  for (const k of view.keyringDisagrees ?? []) push('warn', 'KEYRING_INCONSISTENT', t.keyringInconsistent(k.key, k.answers));
 
   // 2''. the same for templates no started agent uses: the run works, but the GUI or a wider --start would not.
   for (const template of world.modelTemplates) {

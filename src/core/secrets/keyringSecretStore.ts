@@ -5,9 +5,12 @@
  * moves those keys once at boot (`moveLegacy`). The native module is loaded on first use only: `check --secrets env`
  * and `ask` from cron never pay its load cost (≈75 ms), and a box without a keyring fails only when the store is used.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { SecretStore } from './secretStore.js';
-import { keyringRefused } from '../errors/hostErrors.js';
+import { FuseforksError } from '../errors.js';
+import { keyringRefused, secretNotKept } from '../errors/hostErrors.js';
+import type { KeyringAnswer, KeyringStoreName } from './keyringAnswers.js';
 
 /** The keyring service every Fuseforks secret is stored under (the original app's; account = template id). */
 export const KEYRING_SERVICE = 'jp.outcasts.fuseforks';
@@ -20,7 +23,12 @@ interface KeyringEntry {
   setPassword(password: string): void;
   deletePassword(): boolean;
 }
-type EntryClass = new (service: string, account: string) => KeyringEntry;
+/** Linux: the store an entry is pinned to (the constructor throws when that store cannot be reached). */
+type LinuxStore = 'secret-service' | 'keyutils';
+type EntryClass = new (service: string, account: string, options?: { linux: { store: LinuxStore } }) => KeyringEntry;
+
+/** On Linux, writes go to the Secret Service only: the kernel keyring forgets keys (reboot, 3 days, other sessions). */
+const PINNED_WRITES = process.platform === 'linux';
 
 let entryClass: EntryClass | null = null;
 
@@ -54,12 +62,52 @@ export class KeyringSecretStore implements SecretStore {
     return this.get(key) !== null;
   }
 
-  /** Writes under the current service and drops a legacy copy, so a later delete cannot leave a stale key readable. */
+  /**
+   * Writes under the current service, reads it back through a fresh entry and drops a legacy copy, so a later delete
+   * cannot leave a stale key readable. On Linux the write is pinned to the Secret Service: without one the library
+   * would fall back to the kernel keyring, which forgets the key at reboot, after 3 days unused and in other login
+   * sessions, while printing nothing. A key that is not kept is SECRET_NOT_KEPT, and nothing else changes.
+   */
   set(key: string, value: string): void {
     this.#guard('set', key, () => {
-      this.#entry(this.#service, key).setPassword(value);
+      const written = this.#writeEntry(key);
+      written.setPassword(value);
+      const back = this.#writeEntry(key).getPassword();
+      if (back !== value) {
+        throw secretNotKept(key, back === null || back === undefined ? 'it read back as missing right after the write' : 'it read back as another value right after the write');
+      }
       if (this.#legacy !== null) this.#entry(this.#legacy, key).deletePassword();
     });
+  }
+
+  /**
+   * What each store says about `key`: the library's pick read twice, and on Linux the Secret Service and the kernel
+   * keyring each asked by name (reads only). `check` names a keyring whose answers disagree (keyringAnswers.ts).
+   */
+  answers(key: string): KeyringAnswer[] {
+    const ask = (store: KeyringStoreName, make: () => KeyringEntry): KeyringAnswer => {
+      let entry: KeyringEntry;
+      try {
+        entry = make();
+      } catch {
+        return { store, state: 'unavailable' };
+      }
+      try {
+        const value = entry.getPassword();
+        // A digest, so two stores with different keys disagree without the value leaving this function.
+        return typeof value === 'string' ? { store, state: 'stored', value: createHash('sha256').update(value).digest('hex').slice(0, 16) } : { store, state: 'missing' };
+      } catch {
+        return { store, state: 'error' };
+      }
+    };
+    const Entry = loadEntry();
+    const picked = (): KeyringEntry => new Entry(this.#service, key);
+    const out = [ask('keyring', picked), ask('keyring', picked)];
+    if (process.platform === 'linux') {
+      out.push(ask('secret-service', () => new Entry(this.#service, key, { linux: { store: 'secret-service' } })));
+      out.push(ask('kernel-keyring', () => new Entry(this.#service, key, { linux: { store: 'keyutils' } })));
+    }
+    return out;
   }
 
   /** Idempotent: deleting a missing key succeeds (the library answers `false`, not an error). Both services. */
@@ -101,10 +149,26 @@ export class KeyringSecretStore implements SecretStore {
     return new Entry(service, key);
   }
 
+  /** The entry a write goes to (Linux: the Secret Service or nothing). */
+  #writeEntry(key: string): KeyringEntry {
+    if (!PINNED_WRITES) return this.#entry(this.#service, key);
+    const Entry = loadEntry();
+    try {
+      return new Entry(this.#service, key, { linux: { store: 'secret-service' } });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw secretNotKept(
+        key,
+        `no Secret Service answers on this session (${reason}), and the kernel keyring, the only one left, forgets keys at reboot, after 3 days unused and in other login sessions or containers`,
+      );
+    }
+  }
+
   #guard<T>(operation: string, key: string, body: () => T): T {
     try {
       return body();
     } catch (error) {
+      if (error instanceof FuseforksError) throw error;
       // A missing key never lands here (the library returns null / false for it). The library's message
       // names the platform failure (AccessDenied, DBus); it never carries the value.
       const reason = error instanceof Error ? error.message : String(error);

@@ -63,7 +63,7 @@ export function village(w: World, options: Partial<SupervisorOptions> = {}): Vil
 }
 
 /** Waits until `predicate` holds, polling the event loop (no timing assertion: only a hang guard). */
-export async function until(predicate: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+export async function until(predicate: () => boolean, what: string, limitMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!predicate()) {
     if (Date.now() - start > limitMs) throw new Error(`gave up waiting for ${what}`);

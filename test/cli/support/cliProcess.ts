@@ -65,9 +65,12 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, ...extra };
 }
 
-/** Spawns `node bin/run.js …args`. */
-export function startCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string): CliChild {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, env: cleanEnv(extraEnv), stdio: 'pipe' });
+/** The repository's built CLI entry; a packed install has its own copy (test/package/packedInstall.e2e.test.ts). */
+export const REPO_BIN = join(ROOT, 'bin/run.js');
+
+/** Spawns `node bin/run.js …args` (or another copy of the entry, `bin`: a packed install's). */
+export function startCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string, bin: string = REPO_BIN): CliChild {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: ROOT, env: cleanEnv(extraEnv), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   let partial = '';
@@ -104,8 +107,8 @@ export function startCli(args: string[], extraEnv: Record<string, string> = {}, 
 }
 
 /** Runs the CLI to the end. */
-export function runCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string): Promise<CliRun> {
-  return startCli(args, extraEnv, stdin).done;
+export function runCli(args: string[], extraEnv: Record<string, string> = {}, stdin?: string, bin: string = REPO_BIN): Promise<CliRun> {
+  return startCli(args, extraEnv, stdin, bin).done;
 }
 
 /** A temp dir that `cleanup` removes. */

@@ -3,7 +3,8 @@ import { approxTokens, decodeAnthropicResponse, encodeAnthropicMessages, encodeA
 import { decodeOpenAiResponse, encodeOpenAiRequest, isReasoningModel } from '../../../src/core/llm/openAiCompat.js';
 import { EchoBackend } from '../../../src/core/llm/echo.js';
 import { effectiveProvider } from '../../../src/core/llm/factory.js';
-import { addUsage } from '../../../src/core/llm/usage.js';
+import { addUsage, completionWithReasoning } from '../../../src/core/llm/usage.js';
+import { responsesUsage } from '../../../src/core/llm/responsesWire.js';
 import { GREP_TOOL, request } from './fixtures.js';
 
 const choice = (message: Record<string, unknown>, finish_reason: string, usage: Record<string, unknown> = {}) => ({ choices: [{ message, finish_reason }], usage });
@@ -142,6 +143,25 @@ describe('echo, provider detection, usage', () => {
     ['anthropic', 'http://127.0.0.1:9/v1', 'anthropic'],
     ['echo', 'https://api.anthropic.com/v1', 'echo'],
   ] as const)('provider %s at %s → %s', (provider, baseUrl, expected) => expect(effectiveProvider({ provider, baseUrl })).toBe(expected));
+
+  it.each([
+    // [prompt, completion, reasoning, total] → completion with reasoning included
+    ['OpenAI: reasoning inside completion_tokens', 10, 281, 255, 291, 281],
+    ['xAI: reasoning beside completion_tokens (total = prompt + completion + reasoning)', 10, 26, 255, 291, 281],
+    ['no total reported: inside (the OpenAI convention)', 10, 26, 255, 0, 26],
+    ['a total that fits neither: inside, never counted twice', 10, 26, 255, 999, 26],
+    ['no reasoning', 10, 26, 0, 36, 26],
+  ])('completionWithReasoning — %s', (_name, prompt, completion, reasoning, total, expected) => {
+    expect(completionWithReasoning({ prompt, completion, reasoning, total })).toBe(expected);
+  });
+
+  it('reads xAI usage on both OpenAI-shaped wires with its reasoning in the completion count', () => {
+    // A recorded grok reply: 255 reasoning and 26 completion tokens, reasoning outside completion_tokens.
+    const grok = { prompt_tokens: 663, completion_tokens: 26, total_tokens: 944, completion_tokens_details: { reasoning_tokens: 255 } };
+    expect(decodeOpenAiResponse(choice({ content: 'x' }, 'stop', grok), 1).usage).toMatchObject({ prompt: 663, completion: 281, reasoning: 255 });
+    expect(responsesUsage({ input_tokens: 663, output_tokens: 26, total_tokens: 944, output_tokens_details: { reasoning_tokens: 255 } })).toMatchObject({ completion: 281, reasoning: 255 });
+    expect(responsesUsage({ input_tokens: 663, output_tokens: 281, total_tokens: 944, output_tokens_details: { reasoning_tokens: 255 } })).toMatchObject({ completion: 281, reasoning: 255 });
+  });
 
   it('addUsage sums every field', () => {
     const u = { prompt: 1, completion: 2, cacheRead: 3, cacheWrite: 4, cacheWrite1h: 1, reasoning: 5 };

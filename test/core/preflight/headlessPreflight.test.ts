@@ -56,6 +56,7 @@ const rows: Row[] = [
   { code: 'PLAN_REVIEW_ON', level: 'reject', w: { agents: [agent('rec', { planReview: true }), agent('b')] }, names: 'Name-rec' },
   { code: 'SECRET_MISSING', level: 'reject', v: { secretPresent: (k) => k !== 'tpl' }, names: 'tpl' },
   { code: 'SECRET_MISSING', level: 'reject', w: { modelTemplates: [template('tpl', { credential: 'unset' })] }, names: 'unset' },
+  { code: 'KEYRING_INCONSISTENT', level: 'warn', v: { keyringDisagrees: [{ key: 'tpl', answers: [{ store: 'keyring', state: 'stored', value: 'a' }, { store: 'keyring', state: 'stored', value: 'a' }, { store: 'secret-service', state: 'stored', value: 'a' }, { store: 'kernel-keyring', state: 'stored', value: 'b' }] }] }, names: 'tpl' },
   { code: 'MODEL_TEMPLATE_MISSING', level: 'reject', w: { agents: [agent('rec'), agent('b', { modelTemplateId: 'gone' })] }, names: 'gone' },
   { code: 'PROVIDER_UNSUPPORTED', level: 'reject', w: { modelTemplates: [template('tpl', { provider: null, unsupportedProvider: 'mistral_native' })] }, names: 'mistral_native' },
   { code: 'PROVIDER_UNSUPPORTED', level: 'warn', w: { agents: [agent('rec'), agent('b'), agent('c', { modelTemplateId: 'odd' })], modelTemplates: [template('tpl'), template('odd', { provider: null, unsupportedProvider: 'mistral_native' })] }, names: 'Name-c' },

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
 import { runApprovedProbe, runProbe, type ProbeRunRequest } from '../../../src/core/schedules/probe.js';
 import type { ScheduleProbe } from '../../../src/core/schedules/types.js';
+import { pollUntil } from '../../support/pollUntil.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -75,7 +76,7 @@ describe('runProbe with real commands', () => {
     const grandchild = Number((await readFile(pidFile, 'utf8')).trim());
     expect(grandchild).toBeGreaterThan(0);
     // SIGKILL is delivered at once but reaping is asynchronous: wait for the state, not for a time.
-    for (let i = 0; i < 200 && isAlive(grandchild); i += 1) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => !isAlive(grandchild), { everyMs: 10 });
     expect(isAlive(grandchild)).toBe(false);
   });
 });

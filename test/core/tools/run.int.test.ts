@@ -5,12 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
 import type { RunApprovalMode } from '../../../src/core/tools/contract.js';
 import { runTool } from '../../../src/core/tools/run.js';
 import { runPolicyPath } from '../../../src/core/tools/runPolicyFile.js';
 import { bodyOf, makeSandbox, okOf, toolCtx, type Sandbox } from './fixtures.js';
+import { pollUntil } from '../../support/pollUntil.js';
 
 let box: Sandbox;
 beforeEach(() => {
@@ -32,15 +32,17 @@ const run = (command: string, args: string[], mode: RunApprovalMode = 'required'
 
 /** Polls (bounded, no timing assertion) until `pid` is gone; returns the last kill(pid, 0) error code. */
 async function waitGone(pid: number): Promise<string> {
-  for (let i = 0; i < 200; i += 1) {
+  let code = 'still alive';
+  await pollUntil(() => {
     try {
       process.kill(pid, 0);
+      return false;
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code ?? 'unknown';
+      code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+      return true;
     }
-    await sleep(50);
-  }
-  return 'still alive';
+  }, { everyMs: 50 });
+  return code;
 }
 
 describe('run: approval modes', () => {
@@ -181,7 +183,7 @@ describe('run: the child', () => {
     const ac = new AbortController();
     const pending = run('sh', ['-c', 'sleep 60 & echo $! > gc.pid; wait'], 'required', ac.signal);
     const pidFile = join(box.root, 'gc.pid');
-    for (let i = 0; i < 200 && !(existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== ''); i += 1) await sleep(25);
+    await pollUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', { everyMs: 25 });
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     ac.abort();
     const reply = await pending;
@@ -208,10 +210,7 @@ function sleepers(secs: string): number[] {
 
 /** Polls (bounded, no timing assertion) until no `sleep <secs>` is alive; returns what is still alive. */
 async function sleepersGone(secs: string): Promise<number[]> {
-  for (let i = 0; i < 100; i += 1) {
-    if (sleepers(secs).length === 0) return [];
-    await sleep(50);
-  }
+  await pollUntil(() => sleepers(secs).length === 0, { everyMs: 50 });
   return sleepers(secs);
 }
 
@@ -244,7 +243,7 @@ describe('run: children that leave the process group (issue 19)', () => {
     writePolicy({ allow: ['sh *'], timeoutSecs: 600 });
     const ac = new AbortController();
     const pending = run('sh', ['-c', 'setsid sleep 904.25 & echo go; sleep 904.5'], 'required', ac.signal);
-    for (let i = 0; i < 200 && sleepers('904.25').length === 0; i += 1) await sleep(25);
+    await pollUntil(() => sleepers('904.25').length > 0, { everyMs: 25 });
     ac.abort();
     expect(bodyOf(await pending)).toMatch(/exit: interrupted/);
     expect(await sleepersGone('904.25')).toEqual([]);

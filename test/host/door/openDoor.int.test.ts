@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FuseforksError } from '../../../src/core/errors.js';
 import { DOOR_SERVER_NAME, DOOR_TOOL_NAME, openDoor, type AskExternal, type Door } from '../../../src/host/door/openDoor.js';
+import { pollUntil } from '../../support/pollUntil.js';
 
 const TOKEN = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const INIT = JSON.stringify({
@@ -129,7 +130,7 @@ describe('openDoor', () => {
     const second = await sdkClient(door.port, 'second');
     try {
       const slow = first.callTool({ name: DOOR_TOOL_NAME, arguments: { message: 'slow' } });
-      for (let i = 0; i < 200 && release === null; i += 1) await new Promise((r) => setTimeout(r, 10));
+      expect(await pollUntil(() => release !== null, { everyMs: 10 }), 'the first call reached the reception').toBe(true);
       const refused = await second.callTool({ name: DOOR_TOOL_NAME, arguments: { message: 'me too' } });
       expect(refused.isError).toBe(true);
       expect(JSON.stringify(refused.content)).toContain('EXTERNAL_BUSY');

@@ -12,16 +12,13 @@ import { McpClientManager } from '../../../src/host/mcp/mcpClientManager.js';
 import { CHILD_ENV_ALLOWLIST_POSIX } from '../../../src/host/mcp/mcpChildEnv.js';
 // @ts-expect-error plain .mjs fixture without types
 import { startHttpMcpServer } from '../../fixtures/mcp/httpServer.mjs';
+import { pollUntil } from '../../support/pollUntil.js';
 
 const STDIO = resolve(import.meta.dirname, '../../fixtures/mcp/stdioServer.mjs');
 const stdio = (...args: string[]): Record<string, unknown> => ({ command: process.execPath, args: [STDIO, ...args] });
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i += 1) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`never happened: ${what}`);
+  if (!(await pollUntil(check, { everyMs: 25 }))) throw new Error(`never happened: ${what}`);
 }
 
 function alive(pid: number): boolean {
