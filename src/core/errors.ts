@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   // gui api (loopback HTTP): a request body that does not fit its command; a request without the launch token
   'INVALID_REQUEST',
   'GUI_UNAUTHORIZED',
+  // an edit made from a version of a file that is no longer the current one (the GUI offers reload or overwrite)
+  'EDIT_CONFLICT',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

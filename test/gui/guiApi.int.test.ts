@@ -72,6 +72,27 @@ describe('fuseforks-cli gui API', () => {
     expect(badTie.body).toMatchObject({ code: 'INVALID_TOPOLOGY' });
   });
 
+  it('a change carries its base in If-Match: a stale one is 409 EDIT_CONFLICT and writes nothing', async () => {
+    const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
+    type State = { revisions: Record<string, string>; world: { userName: string | null } };
+    const seen = (await request(gui.port, 'GET', '/api/state', { headers: auth() })).body as State;
+    const tags = (s: State) => Object.values(s.revisions).map((r) => `"${r}"`).join(', ');
+    const first = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(seen) }, body: { userName: 'Ann' } });
+    expect(first.status).toBe(200);
+    const world = readFileSync(join(dir, 'workspace/world.json'), 'utf8');
+    const stale = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(seen) }, body: { userName: 'Stale' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      code: 'EDIT_CONFLICT',
+      details: { doc: 'workspace/world.json', file: join(dir, 'workspace/world.json'), current: (first.body as State).revisions['workspace/world.json'] },
+    });
+    expect(readFileSync(join(dir, 'workspace/world.json'), 'utf8')).toBe(world);
+    const fresh = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(first.body as State) }, body: { userName: 'Bea' } });
+    expect((fresh.body as State).world.userName).toBe('Bea');
+    // A program that sends no base overwrites, as before.
+    expect(((await request(gui.port, 'PUT', '/api/settings', { headers, body: { userName: 'Cy' } })).body as State).world.userName).toBe('Cy');
+  });
+
   it('plan review and conversation routes: refusals name the field or the missing thing, answers are the state', async () => {
     const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
     const state = (await request(gui.port, 'GET', '/api/state', { headers: auth() })).body as { planReviews: unknown[]; sessions: { current: string } };

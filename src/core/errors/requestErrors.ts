@@ -1,6 +1,6 @@
 /**
  * Requests a person (through the GUI, the CLI or the door) made in a shape the command cannot take
- * (INVALID_REQUEST, GUI_UNAUTHORIZED). Each names the field and how to send it right.
+ * (INVALID_REQUEST, GUI_UNAUTHORIZED, EDIT_CONFLICT). Each names the field and how to send it right.
  */
 import { errorFactory } from './errorFactory.js';
 
@@ -47,19 +47,12 @@ export const textNotString = errorFactory('INVALID_REQUEST', (subject: string) =
   details: { field: 'text' },
 }));
 
-/** The Ordinance changed on disk after the editor opened it. */
-export const ordinanceChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string) => ({
-  message: `${file} changed on disk since it was opened.`,
-  fix: 'Copy your edit, reload, then apply it again.',
-  details: { field: 'base', file },
-}));
-
-/** An agent file changed on disk after the editor opened it (the servant may have written it). */
-export const agentFileChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string, agentId: string) => ({
-  message: `${file} changed on disk since it was opened (the servant may have written to it).`,
-  fix: 'Copy your edit, reload the file, then apply the edit again.',
-  agentId,
-  details: { field: 'base', file },
+/** An edit made from a revision that is no longer the document's current one (another window, process or agent saved first). */
+export const editConflict = errorFactory('EDIT_CONFLICT', (target: { doc: string; file: string; agentId?: string }, current: string) => ({
+  message: `${target.file} changed since this edit was started from it (another window, a command or a servant saved it first); nothing was written.`,
+  fix: 'Reload to see the current version and edit that, or overwrite it with this edit.',
+  ...(target.agentId === undefined ? {} : { agentId: target.agentId }),
+  details: { doc: target.doc, file: target.file, current },
 }));
 
 /** An agent file kind that is not editable. */

@@ -21,10 +21,10 @@ watch(theme, (v) => { document.documentElement.dataset.theme = v; }, { immediate
 watch(lang, (v) => { document.documentElement.lang = v; }, { immediate: true });
 
 const transport = {
-  async request(method, path, body) {
+  async request(method, path, body, headers = {}) {
     const res = await fetch(path, {
       method,
-      headers: { 'x-fuseforks-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { 'x-fuseforks-token': token, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     let parsed = null;
@@ -40,7 +40,11 @@ const transport = {
   now() { return Date.now(); },
 };
 
-const store = createStore(transport, (k, p) => t(k, p));
+// A stale edit (EDIT_CONFLICT) waits for the person's choice in the conflict dialog.
+const conflictQueue = reactive([]);
+const chooseOnConflict = (wire) => new Promise((resolve) => conflictQueue.push({ wire, resolve }));
+
+const store = createStore(transport, (k, p) => t(k, p), chooseOnConflict);
 
 // In-app confirm (window.confirm is never used: it blocks and is hard to drive headless).
 const confirmQueue = reactive([]);
@@ -64,6 +68,7 @@ const ctx = {
   toggleTheme() { theme.value = theme.value === 'dark' ? 'light' : 'dark'; localStorage.setItem('fuseforks.theme', theme.value); },
   confirm,
   confirmQueue,
+  conflictQueue,
   modals,
 };
 

@@ -18,6 +18,7 @@ import { bodyNotObject, bodyTooLarge, guiUnauthorized } from '../../core/errors/
 import { villageNotOpenYet } from '../../core/errors/runtimeErrors.js';
 import { guiCannotListen } from '../../core/errors/configErrors.js';
 import { ATTACHMENT_ROUTE, sendAttachment } from './attachmentRoute.js';
+import { editBaseOf } from './editBaseHeader.js';
 
 /** Largest request body accepted (bytes): world edits and mcp.json are small. */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -127,7 +128,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Prom
   const route = matchRoute(req.method ?? 'GET', path);
   if (route === null) return sendJson(res, 404, { code: 'INVALID_REQUEST', message: `no API ${req.method} ${path}` });
   const body = req.method === 'GET' || req.method === 'DELETE' ? {} : await readBody(req, route.maxBody ?? MAX_BODY_BYTES);
-  const result = await route.handle(village, body);
+  const ifMatch = req.headers['if-match'];
+  const result = await route.handle(village, body, editBaseOf(typeof ifMatch === 'string' ? ifMatch : undefined));
   sendJson(res, 200, result ?? {});
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guardRequest } from '../../../src/gui/server/requestGuard.js';
+import { editBaseOf } from '../../../src/gui/server/editBaseHeader.js';
 import { browserCommand } from '../../../src/gui/server/openBrowser.js';
 import { statusForCode } from '../../../src/gui/server/apiRoutes.js';
 
@@ -25,6 +26,16 @@ describe('guardRequest', () => {
   });
 });
 
+describe('editBaseOf (If-Match)', () => {
+  it.each<[string | undefined, string[] | undefined]>([
+    [undefined, undefined],
+    ['*', undefined],
+    ['', []],
+    ['"a"', ['a']],
+    ['"a", "b",W/"c"', ['a', 'b', 'c']],
+  ])('%j → %j', (header, want) => expect(editBaseOf(header)).toEqual(want));
+});
+
 describe('browserCommand', () => {
   it.each<[NodeJS.Platform, string[], string | null]>([
     ['linux', ['chromium', 'xdg-open'], 'chromium --app=U'],
@@ -43,6 +54,7 @@ describe('statusForCode', () => {
     ['NOT_RUNNING', 409],
     ['DUPLICATE_AGENT_NAME', 400],
     ['INVALID_TOPOLOGY', 400],
+    ['EDIT_CONFLICT', 409],
     ['BUG', 500],
   ])('%s → %i', (code, status) => expect(statusForCode(code)).toBe(status));
 });
