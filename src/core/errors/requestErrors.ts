@@ -102,10 +102,16 @@ export const planNotWaiting = errorFactory('INVALID_REQUEST', (planId: number) =
   details: { planId },
 }));
 
-/** A GUI API request without the launch token, or from a foreign Host/Origin. */
+/** A GUI API request without a session of this launch (or the launch token), or from a foreign Host/Origin. */
 export const guiUnauthorized = errorFactory('GUI_UNAUTHORIZED', (reason: string) => ({
   message: `Refused: ${reason}.`,
-  fix: "Open the URL fuseforks-cli gui printed (it carries this launch's token).",
+  fix: 'Open the GUI from the window fuseforks-cli gui opened, or paste the URL it printed (each URL it prints works once); run it again for a new URL.',
+}));
+
+/** A ticket traded for a session a second time, or one this launch never issued. */
+export const guiTicketSpent = errorFactory('GUI_UNAUTHORIZED', () => ({
+  message: 'Refused: this URL was used already (each one opens one browser session, once) or is not from this launch.',
+  fix: 'Use the browser that opened it first, or run fuseforks-cli gui again for a new URL.',
 }));
 
 /** An approval decision for a command request that is not pending (never asked, or decided already). */
