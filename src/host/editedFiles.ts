@@ -18,6 +18,8 @@ import { unparsedNotOverwritten, worldDisappeared } from '../core/errors/configE
 /** world.json as the commands hold it. `adopted` runs for every document taken in (save, re-read). */
 export class HeldWorld {
   readonly target: EditTarget;
+  /** Hashed once per document taken in: every state answer carries it. */
+  private currentRevision: Revision;
 
   constructor(
     private readonly paths: VillagePaths,
@@ -25,6 +27,7 @@ export class HeldWorld {
     private readonly adopted: (doc: WorldDocument) => void,
   ) {
     this.target = fileTarget(paths.dataDir, paths.world);
+    this.currentRevision = revisionOf(this.target.doc, current.text ?? '');
   }
 
   get doc(): WorldDocument {
@@ -33,7 +36,7 @@ export class HeldWorld {
 
   /** The revision of the text last read or written. */
   revision(): Revision {
-    return revisionOf(this.target.doc, this.current.text ?? '');
+    return this.currentRevision;
   }
 
   /** Re-reads world.json when its text is not the one last read or written here. */
@@ -54,6 +57,7 @@ export class HeldWorld {
 
   private adopt(doc: WorldDocument): void {
     this.current = doc;
+    this.currentRevision = revisionOf(this.target.doc, doc.text ?? '');
     this.adopted(doc);
   }
 }

@@ -92,7 +92,7 @@ function intruder(next: () => number): { name: string; headers: Record<string, s
 /** The trade refused: a spent ticket, a made-up one, or a real-looking one without the page's Origin. */
 function badTrade(next: () => number): { name: string; headers: Record<string, string>; ticket: string } {
   const own = `http://127.0.0.1:${gui.port}`;
-  const trades = [
+  const trades: Array<{ name: string; headers: Record<string, string>; ticket: string }> = [
     { name: 'the spent printed ticket', headers: { origin: own }, ticket: spentTicket },
     { name: 'a made-up ticket', headers: { origin: own }, ticket: randomBytes(32).toString('base64url') },
     { name: 'the launch token as a ticket', headers: { origin: own }, ticket: gui.token },
