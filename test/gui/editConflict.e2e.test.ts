@@ -32,6 +32,7 @@ const runJson = (): { allow: string[]; deny: string[]; timeoutSecs: number } =>
   JSON.parse(readFileSync(join(suite.dir, 'workspace/agents/writer/run.json'), 'utf8'));
 
 async function openRunPolicy(page: Page): Promise<void> {
+  await page.bringToFront();
   await page.click(tid('settings-writer'));
   await page.waitForSelector(tid('agent-settings'));
   await page.click(tid('file-tab-run'));
@@ -39,6 +40,8 @@ async function openRunPolicy(page: Page): Promise<void> {
 }
 
 async function save(page: Page, changes: { allow?: string; deny?: string; timeout?: string }): Promise<void> {
+  // A background tab's frames are throttled, and every playwright action waits for them: act in the front tab.
+  await page.bringToFront();
   if (changes.allow !== undefined) await page.fill(tid('run-policy-allow'), changes.allow);
   if (changes.deny !== undefined) await page.fill(tid('run-policy-deny'), changes.deny);
   if (changes.timeout !== undefined) await page.fill(tid('run-policy-timeout'), changes.timeout);
