@@ -14,6 +14,7 @@ export type {
   CostSummary,
   DoorApi,
   DoorView,
+  EditBase,
   FileProblem,
   GroupInput,
   HostApi,
@@ -24,11 +25,15 @@ export type {
   JudgeView,
   McpServerStatus,
   NewAgentInput,
+  Revision,
+  Revisions,
   ScheduleView,
   TokenTotals,
   VillageEdits,
   VillageState,
 } from './host/hostApi.js';
+// The base of an edit made from a view (every method that changes a file takes one; a stale one is EDIT_CONFLICT).
+export { baseOf } from './core/village/revision.js';
 export { ERROR_CODES, FuseforksError, isFuseforksError, type ErrorCode, type ErrorPayload } from './core/errors.js';
 export type { AgentMessage, AgentStatus, CoreEvent, Endpoint, PlanTaskState } from './core/events.js';
 export type { NewSchedule, SchedulePatch } from './core/schedules/scheduleStore.js';

@@ -6,7 +6,7 @@
 // Usage (after npm run build): node bench/gui/ttfc.bench.mjs [n]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,13 +42,17 @@ await new Promise((r) => model.listen(0, '127.0.0.1', r));
 const baseUrl = `http://127.0.0.1:${model.address().port}/v1`;
 
 const data = mkdtempSync(join(tmpdir(), 'ff-bench-ttfc-'));
-const gui = spawn(process.execPath, [join(root, 'bin/run.js'), 'gui', '--data-dir', data, '--no-open'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+// A private runtime folder: the launch token for a program is in its server file (the printed URL carries a ticket).
+const runtime = mkdtempSync(join(tmpdir(), 'ff-bench-ttfc-run-'));
+const gui = spawn(process.execPath, [join(root, 'bin/run.js'), 'gui', '--data-dir', data, '--no-open'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: runtime } });
 const { port, token } = await new Promise((resolve, reject) => {
   let out = '';
   gui.stdout.on('data', (d) => {
     out += d;
-    const m = /^http:\/\/127\.0\.0\.1:(\d+)\/\?t=([A-Za-z0-9_-]+)\n/.exec(out);
-    if (m) resolve({ port: Number(m[1]), token: m[2] });
+    if (!/^http:\/\/127\.0\.0\.1:\d+\/#ticket=[A-Za-z0-9_-]+\n/.test(out)) return;
+    const dir = join(runtime, 'fuseforks');
+    const file = readdirSync(dir).find((f) => /^gui-\d+\.json$/.test(f));
+    resolve(JSON.parse(readFileSync(join(dir, file), 'utf8')));
   });
   gui.on('exit', (code) => reject(new Error(`gui exited ${code}`)));
 });
@@ -116,6 +120,7 @@ try {
   await new Promise((r) => gui.once('exit', r));
   model.close();
   rmSync(data, { recursive: true, force: true });
+  rmSync(runtime, { recursive: true, force: true });
 }
 
 const stat = (key) => {

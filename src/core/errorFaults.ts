@@ -62,6 +62,8 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   ATTACHMENT_NOT_CARRIED: 'user',
   INVALID_REQUEST: 'user',
   GUI_UNAUTHORIZED: 'user',
+  // another window, process or agent saved the file first: the person decides whose version stays
+  EDIT_CONFLICT: 'user',
   LLM_CONFIG: 'user',
   LLM_HTTP: 'system',
   LLM_API: 'model',

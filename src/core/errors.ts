@@ -60,9 +60,11 @@ export const ERROR_CODES = [
   // attachments: not an accepted file; a kind the agent's model wire cannot carry
   'INVALID_ATTACHMENT',
   'ATTACHMENT_NOT_CARRIED',
-  // gui api (loopback HTTP): a request body that does not fit its command; a request without the launch token
+  // gui api (loopback HTTP): a request body that does not fit its command; a request without a session of this launch
   'INVALID_REQUEST',
   'GUI_UNAUTHORIZED',
+  // an edit made from a version of a file that is no longer the current one (the GUI offers reload or overwrite)
+  'EDIT_CONFLICT',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

@@ -6,7 +6,9 @@
  * Grouped in facets so each stays readable: the top level runs the village (agents, requests, conversations,
  * events), `village` edits its files (the design screens' commands), `door` manages the MCP door on the shelf.
  * Every method that changes a file writes it atomically, keeps keys it does not know, and refuses to overwrite a
- * file it could not read.
+ * file it could not read. Every such method takes a `base` last: the revision (or the revisions) the change was
+ * made from, as the views answer them in `revisions`; a stale one is refused with EDIT_CONFLICT and nothing is
+ * written (core/village/revision.ts). Without a base the change is not checked.
  */
 import type { DiagSink } from '../core/diag.js';
 import type { AgentMessage, AgentStatus, CoreEvent } from '../core/events.js';
@@ -41,6 +43,8 @@ import type { PricingApi } from './pricing/pricingFacet.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 import type { StoredAttachment } from './attachmentFiles.js';
 import type { AgentActivity } from '../core/stats/agentActivity.js';
+import type { EditBase } from '../core/village/revision.js';
+import type { SharedMcpView } from './commands/sharedMcp.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -66,6 +70,8 @@ export type { StatsReport, StatsScope, StatsSlice } from '../core/stats/statsRep
 export type { FileProblem } from './villageProblems.js';
 export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boardView.js';
 export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
+export type { EditBase, Revision, Revisions } from '../core/village/revision.js';
+export type { SharedMcpView } from './commands/sharedMcp.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
@@ -102,56 +108,56 @@ export interface VillageEdits {
   /** Everything a design screen shows (no write). Never contains a secret. */
   state(): VillageState;
   // agents and ties
-  createAgent(input: NewAgentInput): Promise<{ state: VillageState; id: string }>;
-  updateAgent(id: string, spec: unknown): Promise<VillageState>;
+  createAgent(input: NewAgentInput, base?: EditBase): Promise<{ state: VillageState; id: string }>;
+  updateAgent(id: string, spec: unknown, base?: EditBase): Promise<VillageState>;
   /** Stops the agent if it runs, removes it (and inbound ties), its folder and its schedules. */
-  deleteAgent(id: string): Promise<VillageState>;
-  reorderAgents(ids: readonly string[]): Promise<VillageState>;
-  setTies(id: string, targets: readonly string[]): Promise<VillageState>;
+  deleteAgent(id: string, base?: EditBase): Promise<VillageState>;
+  reorderAgents(ids: readonly string[], base?: EditBase): Promise<VillageState>;
+  setTies(id: string, targets: readonly string[], base?: EditBase): Promise<VillageState>;
   /** A Kizuna map node position (canvas pixels). */
-  setPosition(id: string, x: number, y: number): Promise<VillageState>;
+  setPosition(id: string, x: number, y: number, base?: EditBase): Promise<VillageState>;
   /** Checks a work folder (absolute, exists, a folder, readable; blank = clear) without writing anything. */
   checkWorkDir(folder: string): Promise<WorkDirCheck>;
   /** One work folder for several agents in one atomic world.json write; a folder that fails the check is refused (INVALID_REQUEST field workDir). */
-  setWorkDirs(ids: readonly string[], folder: string): Promise<VillageState>;
+  setWorkDirs(ids: readonly string[], folder: string, base?: EditBase): Promise<VillageState>;
   // village
-  setReception(agentId: string | null): Promise<VillageState>;
-  setExternalName(name: string | null): Promise<VillageState>;
-  upsertGroup(input: GroupInput): Promise<VillageState>;
-  removeGroup(id: string): Promise<VillageState>;
-  // model templates and keys
-  upsertTemplate(template: unknown): Promise<VillageState>;
+  setReception(agentId: string | null, base?: EditBase): Promise<VillageState>;
+  setExternalName(name: string | null, base?: EditBase): Promise<VillageState>;
+  upsertGroup(input: GroupInput, base?: EditBase): Promise<VillageState>;
+  removeGroup(id: string, base?: EditBase): Promise<VillageState>;
+  // model templates and keys (a key goes to the secret store; the template's `credential` in world.json takes the base)
+  upsertTemplate(template: unknown, base?: EditBase): Promise<VillageState>;
   /** Refused while an agent uses it; deletes its stored key. */
-  removeTemplate(id: string): Promise<VillageState>;
+  removeTemplate(id: string, base?: EditBase): Promise<VillageState>;
   /** Stores a template's key (trimmed, never returned) and marks the template `keyring`. */
-  setApiKey(templateId: string, key: string): Promise<VillageState>;
-  clearApiKey(templateId: string): Promise<VillageState>;
-  // schedules
-  addSchedule(input: NewSchedule): Promise<VillageState>;
-  updateSchedule(id: string, patch: SchedulePatch): Promise<VillageState>;
-  setScheduleEnabled(id: string, enabled: boolean): Promise<VillageState>;
-  removeSchedule(id: string): Promise<VillageState>;
+  setApiKey(templateId: string, key: string, base?: EditBase): Promise<VillageState>;
+  clearApiKey(templateId: string, base?: EditBase): Promise<VillageState>;
+  // schedules (the base: the schedules' revision in `state().revisions`)
+  addSchedule(input: NewSchedule, base?: EditBase): Promise<VillageState>;
+  updateSchedule(id: string, patch: SchedulePatch, base?: EditBase): Promise<VillageState>;
+  setScheduleEnabled(id: string, enabled: boolean, base?: EditBase): Promise<VillageState>;
+  removeSchedule(id: string, base?: EditBase): Promise<VillageState>;
   /** Sets (object) or clears (null) a schedule's pre-check; a changed command is unapproved until `approveProbe`. */
-  setScheduleProbe(id: string, probe: unknown): Promise<VillageState>;
-  approveProbe(id: string): Promise<VillageState>;
-  revokeProbe(id: string): Promise<VillageState>;
+  setScheduleProbe(id: string, probe: unknown, base?: EditBase): Promise<VillageState>;
+  approveProbe(id: string, base?: EditBase): Promise<VillageState>;
+  revokeProbe(id: string, base?: EditBase): Promise<VillageState>;
   // roles and village settings
   /** Adds or changes a role (id fixed once made; name, badge colour, description, defaults incl. Construct text). */
-  upsertRole(role: unknown): Promise<VillageState>;
+  upsertRole(role: unknown, base?: EditBase): Promise<VillageState>;
   /** Deletes a role; its agents keep working without one. */
-  removeRole(id: string): Promise<VillageState>;
+  removeRole(id: string, base?: EditBase): Promise<VillageState>;
   /** Gives an agent a role (or none, with null); a role's Construct text replaces the agent's Construct.md. */
-  applyRole(agentId: string, roleId: string | null): Promise<VillageState>;
+  applyRole(agentId: string, roleId: string | null, base?: EditBase): Promise<VillageState>;
   /** Your name, language, token budget, askTimeoutSecs, maxHops, external name: only the fields given change. */
-  updateSettings(input: VillageSettingsInput): Promise<VillageState>;
+  updateSettings(input: VillageSettingsInput, base?: EditBase): Promise<VillageState>;
   /**
    * One tiny request through the real backend with `template` as given (its key from this village's store): the
    * model's reply, or the failure in the provider's words (HTTP status and body, refused, DNS) — never the key.
    */
   testConnection(template: unknown): Promise<ConnectionTestResult>;
   // shared MCP servers (workspace/mcp.json)
-  readSharedMcp(): Promise<{ text: string }>;
-  writeSharedMcp(text: string): Promise<{ text: string }>;
+  readSharedMcp(): Promise<SharedMcpView>;
+  writeSharedMcp(text: string, base?: EditBase): Promise<SharedMcpView>;
   // conversations kept on disk
   /** Copies a conversation up to `atSeq` (inclusive) into a new one; the current one stays current. */
   forkSession(id: string, atSeq: number): Promise<{ state: VillageState; id: string }>;
@@ -162,15 +168,15 @@ export interface VillageEdits {
 /**
  * One agent's files and the village Ordinance as text, for editors. Writes are atomic; a JSON file (mcp.json,
  * run.json) is checked with the runtime's own parser and refused when it would not load; a write whose `base` (the
- * text the editor started from) no longer matches the disk is refused, so nothing written meanwhile is lost.
+ * revision the editor read) is not the file's now is refused (EDIT_CONFLICT), so nothing written meanwhile is lost.
  */
 export interface VillageFilesApi {
   /** SKILL.md (instructions), Memory.md, Construct.md, mcp.json or run.json; "" when missing. */
   readAgentFile(agentId: string, kind: EditableAgentFile): Promise<AgentFileView>;
-  writeAgentFile(agentId: string, kind: EditableAgentFile, text: string, base?: string): Promise<AgentFileView>;
+  writeAgentFile(agentId: string, kind: EditableAgentFile, text: string, base?: EditBase): Promise<AgentFileView>;
   /** The rules at the top of every agent's system prompt (applies from each agent's next turn). */
   readOrdinance(): Promise<OrdinanceView>;
-  writeOrdinance(text: string, base?: string): Promise<OrdinanceView>;
+  writeOrdinance(text: string, base?: EditBase): Promise<OrdinanceView>;
   /**
    * The chat input's `@` completion: paths in an agent's work folder matching `query` (its folder part confined as
    * the file tools confine, symlinks out refused; the walk never follows a link). Read-only.
@@ -189,13 +195,13 @@ export interface CommandApprovalsApi {
   /**
    * Approve once (the next run of exactly that line), always (the exact line), `prefix` (the command with its first
    * argument and any further ones), or reject (the agent's next run of it gets the rejection text). `notFound` when
-   * the request is no longer pending.
+   * the request is no longer pending (a decision needs no base: only a request still pending is decided).
    */
   decide(agentId: string, request: { command: string; args: string[] }, decision: CommandDecision): Promise<DecisionOutcome>;
   /** One agent's run.json: state (missing / ok / broken with why), allow, deny, once, pending, timeout. */
   readPolicy(agentId: string): RunPolicyView;
   /** Saves one agent's allow and deny patterns and timeout (patterns checked); answers the re-read file. */
-  writePolicy(agentId: string, edit: RunPolicyEdit): Promise<RunPolicyView>;
+  writePolicy(agentId: string, edit: RunPolicyEdit, base?: EditBase): Promise<RunPolicyView>;
 }
 
 /**
@@ -206,9 +212,9 @@ export interface DoorApi {
   /** Enabled, listening, port, last error, blocked (unreadable file). Never the token. */
   status(): Promise<DoorView>;
   /** Switches the door on (making a token the first time) or off. */
-  setEnabled(enabled: boolean): Promise<DoorView>;
+  setEnabled(enabled: boolean, base?: EditBase): Promise<DoorView>;
   /** Moves the door to another port (1–65535); reopens it there when it is listening. */
-  setPort(port: number): Promise<DoorView>;
+  setPort(port: number, base?: EditBase): Promise<DoorView>;
   /** The bearer token clients send, or null before the door was first switched on. */
   token(): Promise<string | null>;
   /** A new token; the old one stops working at once (the door reopens when it is listening). */
@@ -234,13 +240,13 @@ export interface JevApi {
   /** Settings, whether a token is stored (never the token), the file's state, every agent's judge. */
   view(): Promise<JevView>;
   /** INVALID_REQUEST naming the field; CONFIG_PARSE when jev.json cannot be read (it is never overwritten). */
-  save(settings: unknown): Promise<JevView>;
+  save(settings: unknown, base?: EditBase): Promise<JevView>;
   setToken(token: string): Promise<JevView>;
   clearToken(): Promise<JevView>;
   /** One short call to the saved model with the stored token: the reply head, or the error code and message. */
   test(): Promise<JevTestResult>;
   /** Turns an agent's judge on or off; `to` names the judge agent (needed to turn on when the file has none). */
-  setJudge(agentId: string, enabled: boolean, to?: string | null): Promise<JevView>;
+  setJudge(agentId: string, enabled: boolean, to?: string | null, base?: EditBase): Promise<JevView>;
 }
 
 /** An open village. Built by `openVillage` (or `buildHost`); closed by `close()`. */

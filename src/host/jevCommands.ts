@@ -1,6 +1,7 @@
 /**
  * The host's Jev facet: the helper model's settings on the shelf, its write-only token, a test call, and each
- * agent's judge switch. The token never comes back: only whether one is stored.
+ * agent's judge switch. The token never comes back: only whether one is stored. Saving the settings and switching
+ * a judge take a base (jev.json's / that judge.json's revision, core/village/revision.ts) and run one at a time.
  */
 import { jevFileObject, jevTemplate, readJevSettings, type JevSettings } from '../core/jev/jevSettings.js';
 import { readJudgeConfig } from '../core/jev/judgeConfig.js';
@@ -11,6 +12,8 @@ import { JEV_TOKEN_KEY } from '../core/secrets/secretNames.js';
 import { MemorySecretStore, type SecretStore } from '../core/secrets/secretStore.js';
 import { writeFileAtomic } from '../core/village/atomicWrite.js';
 import type { VillagePaths } from '../core/village/paths.js';
+import { readTextOrEmpty } from '../core/village/promptFiles.js';
+import { fileTarget, requireContentBase, revisionsOf, type EditBase, type EditTarget, type Revisions } from '../core/village/revision.js';
 import { KNOWN_PROVIDERS } from '../core/world/enums.js';
 import type { Provider, World } from '../core/world/types.js';
 import type { JevApi } from './hostApi.js';
@@ -65,28 +68,36 @@ export function checkJevInput(input: unknown): JevSettings {
 
 /** The Jev facet over a host's parts. */
 export class JevCommands implements JevApi {
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly ports: JevPorts) {}
 
   /** The Jev page, read now. */
   async view(): Promise<JevView> {
     const read = await readJevSettings(this.ports.paths.shelf.jev);
-    const judges = this.ports.world().agents.map((a): JudgeView => {
+    const agents = this.ports.world().agents;
+    const judges = agents.map((a): JudgeView => {
       const c = readJudgeConfig(this.ports.paths.workspace, a.id);
       return { agentId: a.id, declared: c.declared, enabled: c.declared && c.enabled, to: c.to, problem: c.problem };
     });
-    return { settings: read.settings, tokenPresent: jevToken(this.ports.secrets) !== null, problem: read.problem, judges };
+    const revisions: Revisions = revisionsOf(this.settingsTarget, await readTextOrEmpty(this.settingsTarget.file));
+    for (const a of agents) Object.assign(revisions, revisionsOf(this.judgeTarget(a.id), await readTextOrEmpty(this.judgeTarget(a.id).file)));
+    return { settings: read.settings, tokenPresent: jevToken(this.ports.secrets) !== null, problem: read.problem, judges, revisions };
   }
 
   /** Saves the settings over jev.json, keeping keys this build does not know; a broken file is never overwritten. */
-  async save(input: unknown): Promise<JevView> {
-    const settings = checkJevInput(input);
-    const file = this.ports.paths.shelf.jev;
-    const read = await readJevSettings(file);
-    if (read.problem !== null) {
-      throw jevFileUnusable(file, read.problem, 'settings');
-    }
-    await writeFileAtomic(file, `${JSON.stringify(jevFileObject(read.raw, settings), null, 2)}\n`);
-    return this.view();
+  save(input: unknown, base?: EditBase): Promise<JevView> {
+    return this.serial(async () => {
+      const settings = checkJevInput(input);
+      const file = this.ports.paths.shelf.jev;
+      const read = await readJevSettings(file);
+      if (read.problem !== null) {
+        throw jevFileUnusable(file, read.problem, 'settings');
+      }
+      requireContentBase(this.settingsTarget, await readTextOrEmpty(file), base);
+      await writeFileAtomic(file, `${JSON.stringify(jevFileObject(read.raw, settings), null, 2)}\n`);
+      return this.view();
+    });
   }
 
   /** Stores the token (write-only; trimmed; an empty one is refused). */
@@ -103,16 +114,34 @@ export class JevCommands implements JevApi {
   }
 
   /** Turns one agent's judge on or off and, when given, names its judge agent (judge.json, other keys kept). */
-  async setJudge(agentId: string, enabled: boolean, to: string | null = null): Promise<JevView> {
-    const ids = this.ports.world().agents.map((a) => a.id);
-    for (const id of [agentId, ...(to === null ? [] : [to])]) {
-      if (!ids.includes(id)) {
-        throw jevServantNotFound(id);
+  setJudge(agentId: string, enabled: boolean, to: string | null = null, base?: EditBase): Promise<JevView> {
+    return this.serial(async () => {
+      const ids = this.ports.world().agents.map((a) => a.id);
+      for (const id of [agentId, ...(to === null ? [] : [to])]) {
+        if (!ids.includes(id)) {
+          throw jevServantNotFound(id);
+        }
       }
-    }
-    if (to === agentId) throw jevSettingInvalid('to', 'another servant (a servant cannot be its own judge)');
-    await setJudgeEnabled(this.ports.paths.workspace, agentId, enabled, to);
-    return this.view();
+      if (to === agentId) throw jevSettingInvalid('to', 'another servant (a servant cannot be its own judge)');
+      const target = this.judgeTarget(agentId);
+      requireContentBase(target, await readTextOrEmpty(target.file), base);
+      await setJudgeEnabled(this.ports.paths.workspace, agentId, enabled, to);
+      return this.view();
+    });
+  }
+
+  private get settingsTarget(): EditTarget {
+    return fileTarget(this.ports.paths.dataDir, this.ports.paths.shelf.jev);
+  }
+
+  private judgeTarget(agentId: string): EditTarget {
+    return fileTarget(this.ports.paths.dataDir, this.ports.paths.agentFile(agentId, 'judge'), { agentId });
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** One short call to the saved helper model with the stored token ("Test connection"). */

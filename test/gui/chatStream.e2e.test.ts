@@ -164,14 +164,16 @@ describe.skipIf(!HAS_CHROMIUM)(`chat streaming and attachments in headless Chrom
     })()`;
     await until(async () => (await page.evaluate<boolean>(decoded)) === true, 'the sent picture decoded after the reload');
     const href = await chip.getAttribute('href');
-    const served = await fetch(new URL(href!, gui.url));
+    // The link names no credential: the page's session cookie loads it; a program needs the launch token.
+    expect(href).toMatch(/^\/api\/attachments\/[0-9a-f-]{36}$/);
+    const token = { 'x-fuseforks-token': gui.token };
+    const served = await fetch(new URL(href!, gui.address), { headers: token });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(dot);
-    // The same launch token guards it; an id that names no stored body is 404.
-    const path = new URL(href!, gui.url).pathname;
-    expect((await fetch(new URL(path, gui.url))).status).toBe(401);
-    expect((await fetch(new URL(`/api/attachments/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}?t=${gui.token}`, gui.url))).status).toBe(404);
+    expect((await fetch(new URL(href!, gui.address))).status).toBe(401);
+    // An id that names no stored body is 404.
+    expect((await fetch(new URL(`/api/attachments/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, gui.address), { headers: token })).status).toBe(404);
     await page.close();
   }, 90_000);
 

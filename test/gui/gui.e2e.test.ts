@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { exampleVillage, startCli, Temps } from '../cli/support/cliProcess.js';
-import { HAS_CHROMIUM, launchBrowser, ready, shotPath, until, type BrowserRun } from './support/browserSuite.js';
+import { HAS_CHROMIUM, launchBrowser, openGui, ready, shotPath, until, type BrowserRun } from './support/browserSuite.js';
 import { request, requireGuiBuild, startGui, type GuiChild } from './support/guiChild.js';
 
 
@@ -71,11 +71,7 @@ function gate(): { opened: Promise<void>; open(): void } {
 describe.skipIf(!HAS_CHROMIUM)(`GUI in headless Chromium${HAS_CHROMIUM ? '' : ' (skipped: /usr/bin/chromium is not installed)'}`, () => {
   it('designs a village, talks to it, stops a slow turn, and reloads to the same village', async () => {
     const page = await browser.page();
-    await page.goto(gui.url);
-    // String bodies: this file is type-checked without the DOM lib.
-    await page.evaluate("localStorage.setItem('fuseforks.lang', 'en')");
-    await page.reload();
-    await ready(page);
+    await openGui(page, gui.url);
     await page.waitForSelector(id('agent-list-empty'));
 
     // A model template pointing at the stub, no authentication.

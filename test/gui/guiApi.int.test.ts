@@ -1,13 +1,14 @@
 /**
- * The GUI API against a real `fuseforks-cli gui --no-open` child on loopback: refusals (no token, foreign Host,
- * foreign Origin), a mutation answering the re-read state, and the village lock (a second launch shows LOCK_HELD
+ * The GUI API against a real `fuseforks-cli gui --no-open` child on loopback: the launch's credentials (a
+ * single-use ticket traded for a cookie plus key, the token for programs, refusals without them, from a foreign
+ * Host or Origin), a mutation answering the re-read state, and the village lock (a second launch shows LOCK_HELD
  * and writes nothing into the holder's log).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireGuiBuild, request, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
+import { openPageUrl, requireGuiBuild, request, runtimeFilesOf, startGui, waitBoot, type GuiChild } from './support/guiChild.js';
 
 let dir: string;
 let gui: GuiChild;
@@ -27,17 +28,30 @@ afterAll(async () => {
 const auth = () => ({ 'x-fuseforks-token': gui.token });
 
 describe('fuseforks-cli gui API', () => {
-  it('prints only the URL on stdout, on 127.0.0.1 with a token', () => {
-    expect(gui.stdout()).toBe(`${gui.url}\n`);
-    expect(gui.token.length).toBeGreaterThanOrEqual(24);
+  it('prints only a single-use URL on stdout: a ticket, never the launch token', () => {
+    expect(gui.stdout()).toBe(`${gui.printedUrl}\n`);
+    expect(gui.printedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#ticket=[A-Za-z0-9_-]{43}$/);
+    expect(gui.printedUrl).not.toContain(gui.token);
+    expect(gui.token.length).toBeGreaterThanOrEqual(32);
   });
 
-  it('refuses a request without the token (401)', async () => {
+  it('keeps its runtime files private: a 0700 folder with the 0600 server file and browser page', () => {
+    const files = runtimeFilesOf(gui.runtimeDir)!;
+    expect(statSync(join(gui.runtimeDir, 'fuseforks')).mode & 0o777).toBe(0o700);
+    expect(statSync(files.serverFile).mode & 0o777).toBe(0o600);
+    expect(statSync(files.openFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(files.serverFile, 'utf8'))).toMatchObject({ port: gui.port, url: gui.address, token: gui.token, dataDir: dir });
+  });
+
+  it('refuses the API without a session or the token (401); the page itself needs none', async () => {
     const res = await request(gui.port, 'GET', '/api/state');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'GUI_UNAUTHORIZED' });
-    expect((await request(gui.port, 'GET', '/')).status).toBe(401);
     expect((await request(gui.port, 'GET', '/api/state', { headers: { 'x-fuseforks-token': 'nope' } })).status).toBe(401);
+    expect((await request(gui.port, 'GET', '/api/events')).status).toBe(401);
+    const page = await request(gui.port, 'GET', '/');
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<div id="app">');
   });
 
   it('refuses a foreign Origin and a foreign Host (403), even with the token', async () => {
@@ -47,10 +61,36 @@ describe('fuseforks-cli gui API', () => {
     expect(host.status).toBe(403);
   });
 
-  it('serves the page with the token in the URL', async () => {
-    const res = await request(gui.port, 'GET', `/?t=${gui.token}`);
-    expect(res.status).toBe(200);
-    expect(String(res.body)).toContain('<div id="app">');
+  it('trades a ticket once for an HttpOnly, SameSite=Strict cookie that opens the API only with its key', async () => {
+    const origin = `http://127.0.0.1:${gui.port}`;
+    const ticket = new URL(gui.printedUrl).hash.replace('#ticket=', '');
+    expect((await request(gui.port, 'POST', '/api/session', { body: { ticket } })).status).toBe(403);
+    const traded = await request(gui.port, 'POST', '/api/session', { headers: { origin }, body: { ticket } });
+    expect(traded.status).toBe(200);
+    const setCookie = String(traded.headers['set-cookie']);
+    expect(setCookie).toMatch(new RegExp(`^fuseforks_session_${gui.port}=[A-Za-z0-9_-]+; HttpOnly; SameSite=Strict; Path=/$`));
+    const cookie = setCookie.split(';')[0]!;
+    const { key } = traded.body as { key: string };
+    expect((await request(gui.port, 'GET', '/api/state', { headers: { cookie, 'x-fuseforks-session': key } })).status).toBe(200);
+    // The cookie alone (what another port on 127.0.0.1 could be sent) opens nothing; a change needs its Origin too.
+    expect((await request(gui.port, 'GET', '/api/state', { headers: { cookie } })).status).toBe(401);
+    expect((await request(gui.port, 'POST', '/api/mcp/reload', { headers: { cookie, origin } })).status).toBe(401);
+    expect((await request(gui.port, 'POST', '/api/mcp/reload', { headers: { cookie, 'x-fuseforks-session': key } })).status).toBe(403);
+    // Spent: the same ticket again is refused.
+    const again = await request(gui.port, 'POST', '/api/session', { headers: { origin }, body: { ticket } });
+    expect(again.status).toBe(401);
+    expect(again.body).toMatchObject({ code: 'GUI_UNAUTHORIZED' });
+  });
+
+  it('the browser page always holds a live ticket: once spent, it is rewritten with a fresh one', async () => {
+    const origin = `http://127.0.0.1:${gui.port}`;
+    const { openFile } = runtimeFilesOf(gui.runtimeDir)!;
+    const first = new URL(openPageUrl(openFile)).hash.replace('#ticket=', '');
+    expect((await request(gui.port, 'POST', '/api/session', { headers: { origin }, body: { ticket: first } })).status).toBe(200);
+    const second = new URL(openPageUrl(openFile)).hash.replace('#ticket=', '');
+    expect(second).not.toBe(first);
+    expect((await request(gui.port, 'POST', '/api/session', { headers: { origin }, body: { ticket: first } })).status).toBe(401);
+    expect((await request(gui.port, 'POST', '/api/session', { headers: { origin }, body: { ticket: second } })).status).toBe(200);
   });
 
   it('a mutation answers the re-read state, equal to world.json on disk', async () => {
@@ -70,6 +110,27 @@ describe('fuseforks-cli gui API', () => {
     expect(refused.body).toMatchObject({ code: 'DUPLICATE_AGENT_NAME' });
     const badTie = await request(gui.port, 'PUT', '/api/agents/alice/ties', { headers, body: { targets: ['alice'] } });
     expect(badTie.body).toMatchObject({ code: 'INVALID_TOPOLOGY' });
+  });
+
+  it('a change carries its base in If-Match: a stale one is 409 EDIT_CONFLICT and writes nothing', async () => {
+    const headers = { ...auth(), origin: `http://127.0.0.1:${gui.port}` };
+    type State = { revisions: Record<string, string>; world: { userName: string | null } };
+    const seen = (await request(gui.port, 'GET', '/api/state', { headers: auth() })).body as State;
+    const tags = (s: State) => Object.values(s.revisions).map((r) => `"${r}"`).join(', ');
+    const first = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(seen) }, body: { userName: 'Ann' } });
+    expect(first.status).toBe(200);
+    const world = readFileSync(join(dir, 'workspace/world.json'), 'utf8');
+    const stale = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(seen) }, body: { userName: 'Stale' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      code: 'EDIT_CONFLICT',
+      details: { doc: 'workspace/world.json', file: join(dir, 'workspace/world.json'), current: (first.body as State).revisions['workspace/world.json'] },
+    });
+    expect(readFileSync(join(dir, 'workspace/world.json'), 'utf8')).toBe(world);
+    const fresh = await request(gui.port, 'PUT', '/api/settings', { headers: { ...headers, 'if-match': tags(first.body as State) }, body: { userName: 'Bea' } });
+    expect((fresh.body as State).world.userName).toBe('Bea');
+    // A program that sends no base overwrites, as before.
+    expect(((await request(gui.port, 'PUT', '/api/settings', { headers, body: { userName: 'Cy' } })).body as State).world.userName).toBe('Cy');
   });
 
   it('plan review and conversation routes: refusals name the field or the missing thing, answers are the state', async () => {
@@ -143,7 +204,7 @@ describe('fuseforks-cli gui API', () => {
       expect(boot.error?.code).toBe('LOCK_HELD');
       expect(boot.error?.message).toContain('open in another process');
       // The page is still served, so the overlay can show it.
-      expect((await request(second.port, 'GET', `/?t=${second.token}`)).status).toBe(200);
+      expect((await request(second.port, 'GET', '/')).status).toBe(200);
       expect((await request(second.port, 'GET', '/api/state', { headers: { 'x-fuseforks-token': second.token } })).status).toBe(503);
     } finally {
       await second.stop();

@@ -1,6 +1,6 @@
 /**
  * The design files on a real temp village: agent files and Ordinance (atomic, checked JSON, refused when the
- * disk changed under the editor), roles copying their Construct text, and the template connection test against
+ * disk changed since the revision the editor read: EDIT_CONFLICT), roles copying their Construct text, and the template connection test against
  * the loopback stub model (reply, the provider's 401 text, refused, a missing key) with the key never shown.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { VillageCommands } from '../../src/host/villageCommands.js';
 import { freePort } from '../support/freePort.js';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { codeOf, openCommands } from './support/openCommands.js';
+import { baseOf } from '../../src/core/village/revision.js';
 
 let dir: string;
 let paths: VillagePaths;
@@ -48,17 +49,27 @@ const file = (rel: string) => readFileSync(join(paths.workspace, rel), 'utf8');
 
 describe('agent files and the Ordinance', () => {
   it('reads "" for a missing file, writes atomically and answers the re-read file', async () => {
-    expect(await vc.files.readAgentFile('alice', 'skill')).toMatchObject({ text: '', problem: null, file: join(paths.workspace, 'agents/alice/SKILL.md') });
-    const saved = await vc.files.writeAgentFile('alice', 'skill', 'Do the thing.', '');
+    const read = await vc.files.readAgentFile('alice', 'skill');
+    expect(read).toMatchObject({ text: '', problem: null, file: join(paths.workspace, 'agents/alice/SKILL.md') });
+    const saved = await vc.files.writeAgentFile('alice', 'skill', 'Do the thing.', baseOf(read));
     expect(saved.text).toBe('Do the thing.');
     expect(file('agents/alice/SKILL.md')).toBe('Do the thing.');
   });
 
   it('refuses a save over a file that changed since the editor opened it', async () => {
-    await vc.files.writeAgentFile('alice', 'memory', '- one');
+    const opened = await vc.files.writeAgentFile('alice', 'memory', '- one');
     writeFileSync(join(paths.workspace, 'agents/alice/Memory.md'), '- one\n- remembered meanwhile');
-    expect(await codeOf(vc.files.writeAgentFile('alice', 'memory', '- mine', '- one'))).toBe('INVALID_REQUEST');
+    const refused = vc.files.writeAgentFile('alice', 'memory', '- mine', baseOf(opened));
+    await expect(refused).rejects.toMatchObject({
+      code: 'EDIT_CONFLICT',
+      agentId: 'alice',
+      details: { doc: 'workspace/agents/alice/Memory.md', file: join(paths.workspace, 'agents/alice/Memory.md') },
+    });
     expect(file('agents/alice/Memory.md')).toBe('- one\n- remembered meanwhile');
+    // The current revision (what "reload" shows, or "overwrite" sends) is accepted.
+    const current = await vc.files.readAgentFile('alice', 'memory');
+    await vc.files.writeAgentFile('alice', 'memory', '- mine', baseOf(current));
+    expect(file('agents/alice/Memory.md')).toBe('- mine');
   });
 
   it('refuses JSON the runtime could not load and leaves the file as it was', async () => {
@@ -79,10 +90,12 @@ describe('agent files and the Ordinance', () => {
   });
 
   it('the Ordinance is read and written, guarded the same way', async () => {
-    expect(await vc.files.readOrdinance()).toEqual({ file: paths.ordinance, text: '' });
-    await vc.files.writeOrdinance('Be kind.', '');
+    const empty = await vc.files.readOrdinance();
+    expect(empty).toMatchObject({ file: paths.ordinance, text: '' });
+    await vc.files.writeOrdinance('Be kind.', baseOf(empty));
     expect(file('Ordinance.md')).toBe('Be kind.');
-    expect(await codeOf(vc.files.writeOrdinance('x', 'stale'))).toBe('INVALID_REQUEST');
+    expect(await codeOf(vc.files.writeOrdinance('x', baseOf(empty)))).toBe('EDIT_CONFLICT');
+    expect(file('Ordinance.md')).toBe('Be kind.');
   });
 });
 

@@ -4,6 +4,7 @@
  * listens is its own business). `token` prints the bearer token an MCP client needs — on stdout only, as asked.
  */
 import { villagePaths } from '../../core/village/paths.js';
+import { baseOf } from '../../core/village/revision.js';
 import { doorStatusOf, readDoorSettings } from '../../host/door/doorSettings.js';
 import type { DoorView } from '../../host/hostApi.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
@@ -17,7 +18,7 @@ export interface DoorOptions {
 }
 
 /** One line for people: on/off, listening, where, why not. */
-export function doorLine(view: DoorView | (Omit<DoorView, 'live'> & { live: null })): string {
+export function doorLine(view: DoorView | (Omit<DoorView, 'live' | 'revisions'> & { live: null })): string {
   if (view.blocked) return `door: blocked — ${view.lastError ?? 'the shelf file cannot be read'}`;
   const state = view.enabled ? 'on' : 'off';
   const where = `127.0.0.1:${view.port}/mcp`;
@@ -26,7 +27,7 @@ export function doorLine(view: DoorView | (Omit<DoorView, 'live'> & { live: null
   return `door: ${state}${listening}${token}${view.lastError !== null && !view.blocked ? ` — last error: ${view.lastError}` : ''}`;
 }
 
-function print(view: DoorView | (Omit<DoorView, 'live'> & { live: null }), options: DoorOptions, output: CliOutput): void {
+function print(view: DoorView | (Omit<DoorView, 'live' | 'revisions'> & { live: null }), options: DoorOptions, output: CliOutput): void {
   output.stdout(options.json ? JSON.stringify(view) : doorLine(view));
 }
 
@@ -47,8 +48,10 @@ export async function runDoorStatus(options: DoorOptions, output: CliOutput): Pr
 /** `door enable [--port N]` / `door disable`. */
 export async function runDoorSwitch(options: DoorOptions & { enabled: boolean; port?: number }, output: CliOutput): Promise<ExitCode> {
   const managed = await withVillage(options.dataDir, `door ${options.enabled ? 'enable' : 'disable'}`, output, async (host) => {
-    if (options.port !== undefined) await host.door.setPort(options.port);
-    return host.door.setEnabled(options.enabled);
+    // Each change carries the revision it was read at, as the GUI's do (core/village/revision.ts).
+    let seen = await host.door.status();
+    if (options.port !== undefined) seen = await host.door.setPort(options.port, baseOf(seen));
+    return host.door.setEnabled(options.enabled, baseOf(seen));
   });
   if (!managed.ok) return managed.exit;
   print(managed.value, options, output);

@@ -4,6 +4,7 @@
  */
 import { isFuseforksError } from '../../core/errors.js';
 import { villagePaths } from '../../core/village/paths.js';
+import { baseOf } from '../../core/village/revision.js';
 import type { PriceFetchReport, PricingSourceView } from '../../host/hostApi.js';
 import { readPricingSource } from '../../host/pricing/pricingSource.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
@@ -18,7 +19,7 @@ export interface PricingOptions {
   json: boolean;
 }
 
-function sourceLine(view: PricingSourceView): string {
+function sourceLine(view: Pick<PricingSourceView, 'url' | 'blocked'>): string {
   if (view.blocked !== null) return `price table: blocked — ${view.blocked}`;
   return view.url === null ? 'price table: no source set (nothing is ever fetched)' : `price table: ${view.url}`;
 }
@@ -38,8 +39,10 @@ export async function runPricing(options: PricingOptions, output: CliOutput): Pr
     'pricing',
     output,
     async (host) => {
-      const source = options.url === undefined ? await host.pricing.source() : await host.pricing.setSource(options.url);
-      const report = options.fetch ? await host.pricing.fetch({ apply: true }) : null;
+      // Each change carries the revision it was read at, as the GUI's do (core/village/revision.ts).
+      const seen = await host.pricing.source();
+      const source = options.url === undefined ? seen : await host.pricing.setSource(options.url, baseOf(seen));
+      const report = options.fetch ? await host.pricing.fetch({ apply: true }, baseOf(host.village.state())) : null;
       return { source, report };
     },
     !changes,
@@ -48,7 +51,7 @@ export async function runPricing(options: PricingOptions, output: CliOutput): Pr
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix === undefined ? {} : { fix: error.fix }) });
     return { ok: false as const, exit: EXIT.coreError, held: false };
   });
-  let result: { source: PricingSourceView; report: PriceFetchReport | null };
+  let result: { source: Pick<PricingSourceView, 'url' | 'blocked'>; report: PriceFetchReport | null };
   if (managed.ok) result = managed.value;
   else if (managed.held && !changes) {
     const read = await readPricingSource(villagePaths(options.dataDir).shelf.pricing);
@@ -56,7 +59,7 @@ export async function runPricing(options: PricingOptions, output: CliOutput): Pr
   } else return managed.exit;
   if (options.json) {
     const report = result.report === null ? null : { ...result.report, state: undefined };
-    output.stdout(JSON.stringify({ source: result.source, fetch: report }));
+    output.stdout(JSON.stringify({ source: { url: result.source.url, blocked: result.source.blocked }, fetch: report }));
   } else {
     output.stdout(sourceLine(result.source));
     if (result.report !== null) for (const line of fetchLines(result.report)) output.stdout(line);

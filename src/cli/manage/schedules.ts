@@ -12,6 +12,7 @@ import { recurrenceLabel } from '../../core/schedules/scheduleText.js';
 import { systemZone } from '../../core/schedules/timeZone.js';
 import type { ScheduleView } from '../../core/schedules/types.js';
 import { villagePaths } from '../../core/village/paths.js';
+import { baseOf } from '../../core/village/revision.js';
 import { readVillageId } from '../../core/village/villageId.js';
 import { loadWorld, systemLocale } from '../../core/village/worldStore.js';
 import { scheduleView } from '../../host/commands/probeShelf.js';
@@ -110,8 +111,9 @@ export async function runSchedulesAdd(options: AddOptions, output: CliOutput): P
   if (options.freshSession) input.sessionMode = 'fresh';
   if (options.summarizeAfter) input.summarizeAfter = true;
   return change(options, 'schedules add', output, async (host) => {
-    const before = new Set(host.village.state().schedules.map((s) => s.id));
-    const state = await host.village.addSchedule(input);
+    const seen = host.village.state();
+    const before = new Set(seen.schedules.map((s) => s.id));
+    const state = await host.village.addSchedule(input, baseOf(seen));
     return state.schedules.filter((s) => !before.has(s.id));
   });
 }
@@ -122,13 +124,15 @@ export async function runScheduleChange(
   output: CliOutput,
 ): Promise<ExitCode> {
   return change(options, `schedules ${options.action}`, output, async (host) => {
-    const id = resolveScheduleId(host.village.state().schedules.map((s) => s.id), options.id);
+    // The id is resolved against what was read, and the change carries that read's revision.
+    const seen = host.village.state();
+    const id = resolveScheduleId(seen.schedules.map((s) => s.id), options.id);
     if (options.action === 'remove') {
-      const gone = host.village.state().schedules.filter((s) => s.id === id);
-      await host.village.removeSchedule(id);
+      const gone = seen.schedules.filter((s) => s.id === id);
+      await host.village.removeSchedule(id, baseOf(seen));
       return gone;
     }
-    const state = await host.village.setScheduleEnabled(id, options.action === 'enable');
+    const state = await host.village.setScheduleEnabled(id, options.action === 'enable', baseOf(seen));
     return state.schedules.filter((s) => s.id === id);
   });
 }

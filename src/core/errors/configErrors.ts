@@ -62,6 +62,13 @@ export const guiCannotListen = errorFactory('CONFIG_IO', (port: number, errno: s
   cause,
 }));
 
+/** The GUI's runtime folder (its launch files) is a link or another account's: nothing secret is written there. */
+export const guiRuntimeFolderUnsafe = errorFactory('CONFIG_IO', (dir: string, why: string) => ({
+  message: `The GUI's runtime folder ${dir} cannot be trusted: ${why}.`,
+  fix: `Remove ${dir} (the GUI makes it again, 0700), or point XDG_RUNTIME_DIR at a private folder of yours.`,
+  details: { file: dir },
+}));
+
 /** A pre-check approval needs the village's id, and this village has none that can be read. */
 export const villageIdUnusable = errorFactory('CONFIG_IO', (file: string) => ({
   message: `This village has no usable village_id (${file}), so no pre-check can be approved.`,

@@ -1,6 +1,6 @@
 /**
  * Requests a person (through the GUI, the CLI or the door) made in a shape the command cannot take
- * (INVALID_REQUEST, GUI_UNAUTHORIZED). Each names the field and how to send it right.
+ * (INVALID_REQUEST, GUI_UNAUTHORIZED, EDIT_CONFLICT). Each names the field and how to send it right.
  */
 import { errorFactory } from './errorFactory.js';
 
@@ -47,19 +47,12 @@ export const textNotString = errorFactory('INVALID_REQUEST', (subject: string) =
   details: { field: 'text' },
 }));
 
-/** The Ordinance changed on disk after the editor opened it. */
-export const ordinanceChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string) => ({
-  message: `${file} changed on disk since it was opened.`,
-  fix: 'Copy your edit, reload, then apply it again.',
-  details: { field: 'base', file },
-}));
-
-/** An agent file changed on disk after the editor opened it (the servant may have written it). */
-export const agentFileChangedOnDisk = errorFactory('INVALID_REQUEST', (file: string, agentId: string) => ({
-  message: `${file} changed on disk since it was opened (the servant may have written to it).`,
-  fix: 'Copy your edit, reload the file, then apply the edit again.',
-  agentId,
-  details: { field: 'base', file },
+/** An edit made from a revision that is no longer the document's current one (another window, process or agent saved first). */
+export const editConflict = errorFactory('EDIT_CONFLICT', (target: { doc: string; file: string; agentId?: string }, current: string) => ({
+  message: `${target.file} changed since this edit was started from it (another window, a command or a servant saved it first); nothing was written.`,
+  fix: 'Reload to see the current version and edit that, or overwrite it with this edit.',
+  ...(target.agentId === undefined ? {} : { agentId: target.agentId }),
+  details: { doc: target.doc, file: target.file, current },
 }));
 
 /** An agent file kind that is not editable. */
@@ -109,10 +102,16 @@ export const planNotWaiting = errorFactory('INVALID_REQUEST', (planId: number) =
   details: { planId },
 }));
 
-/** A GUI API request without the launch token, or from a foreign Host/Origin. */
+/** A GUI API request without a session of this launch (or the launch token), or from a foreign Host/Origin. */
 export const guiUnauthorized = errorFactory('GUI_UNAUTHORIZED', (reason: string) => ({
   message: `Refused: ${reason}.`,
-  fix: "Open the URL fuseforks-cli gui printed (it carries this launch's token).",
+  fix: 'Open the GUI from the window fuseforks-cli gui opened, or paste the URL it printed (each URL it prints works once); run it again for a new URL.',
+}));
+
+/** A ticket traded for a session a second time, or one this launch never issued. */
+export const guiTicketSpent = errorFactory('GUI_UNAUTHORIZED', () => ({
+  message: 'Refused: this URL was used already (each one opens one browser session, once) or is not from this launch.',
+  fix: 'Use the browser that opened it first, or run fuseforks-cli gui again for a new URL.',
 }));
 
 /** An approval decision for a command request that is not pending (never asked, or decided already). */

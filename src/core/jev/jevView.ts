@@ -17,6 +17,8 @@ export interface JevView {
   /** jev.json exists but cannot be used: it is shown read-only and never overwritten. */
   problem: string | null;
   judges: JudgeView[];
+  /** Revisions of jev.json and of every agent's judge.json: the base of a save or a switch made from this view. */
+  revisions: Record<string, string>;
 }
 
 /** The answer of a test call: reply head or the error code and message (never the token). */

@@ -58,6 +58,11 @@ export interface RunPolicyView {
   once: string[];
   pending: PendingRequest[];
   timeoutSecs: number;
+  /**
+   * The revision of the policy part (`…/run.json#policy`: everything but the requests agents append and the
+   * one-run grants), the base of a save of the form; a raw edit of the file has its own (the agent file's).
+   */
+  revisions: Record<string, string>;
 }
 
 /** What the allowlist editor saves; pending requests and unknown keys are kept as they are on disk. */

@@ -24,6 +24,8 @@ export interface WorldDocument {
   world: World;
   /** The object last read from or written to the file (unknown keys included); null when there is none. */
   raw: RawObject | null;
+  /** The file's text as last read or written (its revision is made from it); null when there is none. */
+  text: string | null;
   /** What normalization changed or read leniently (no message bodies, no secrets). */
   notes: string[];
   /** True when the normalized world differs from the file: `saveWorldIfNormalized` rewrites it. */
@@ -51,7 +53,7 @@ export function systemLocale(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Reads world.json. Never writes. Throws CONFIG_IO only when the file exists but cannot be read. */
 export async function loadWorld(paths: VillagePaths, options: WorldLoadOptions): Promise<WorldLoad> {
-  const text = await readText(paths.world);
+  const text = await readTextIfPresent(paths.world);
   if (text === null) return { kind: 'missing', path: paths.world };
   const parsed = await readWorldText(text, paths.world);
   if (!parsed.ok) {
@@ -61,7 +63,7 @@ export async function loadWorld(paths: VillagePaths, options: WorldLoadOptions):
   const normalized = normalizeWorld(parsed.parsed, { locale: options.locale, fresh: false, raw: parsed.raw });
   return {
     kind: 'loaded',
-    doc: { path: paths.world, raw: parsed.raw, readOnly: null, ...normalized },
+    doc: { path: paths.world, raw: parsed.raw, text, readOnly: null, ...normalized },
   };
 }
 
@@ -79,7 +81,7 @@ export async function bootstrapWorld(
     throw ioError(paths.workspace, 'create', error);
   });
   const fresh = normalizeWorld(await emptyWorld(), { locale: options.locale, fresh: true });
-  const doc = await saveWorld({ path: paths.world, raw: null, readOnly: null, ...fresh }, fresh.world);
+  const doc = await saveWorld({ path: paths.world, raw: null, text: null, readOnly: null, ...fresh }, fresh.world);
   return { load: { kind: 'loaded', doc: { ...doc, notes: fresh.notes } }, created: true };
 }
 
@@ -92,8 +94,9 @@ export async function saveWorld(doc: WorldDocument, world: World): Promise<World
     throw unparsedNotOverwritten(doc.path, doc.readOnly);
   }
   const raw = toWorldFile(world, doc.raw);
-  await writeFileAtomic(doc.path, `${JSON.stringify(raw, null, 2)}\n`);
-  return { path: doc.path, world, raw, notes: [], changed: false, readOnly: null };
+  const text = `${JSON.stringify(raw, null, 2)}\n`;
+  await writeFileAtomic(doc.path, text);
+  return { path: doc.path, world, raw, text, notes: [], changed: false, readOnly: null };
 }
 
 /** Rewrites the file when load normalization changed it (bootstrap step 3 of the original); else a no-op. */
@@ -106,11 +109,11 @@ export async function saveWorldIfNormalized(doc: WorldDocument): Promise<WorldDo
 async function defaultDocument(path: string, options: WorldLoadOptions, error: FuseforksError): Promise<WorldDocument> {
   // fresh: true gives the default world a token ceiling, so agents added in memory cannot spend without limit.
   const normalized = normalizeWorld(await emptyWorld(), { locale: options.locale, fresh: true });
-  return { path, world: normalized.world, raw: null, notes: [error.message], changed: false, readOnly: error };
+  return { path, world: normalized.world, raw: null, text: null, notes: [error.message], changed: false, readOnly: error };
 }
 
-/** File text, or null when the file does not exist. */
-async function readText(path: string): Promise<string | null> {
+/** File text, or null when the file does not exist (CONFIG_IO when it exists but cannot be read). */
+export async function readTextIfPresent(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * `GET /api/attachments/{id}`: the stored body of a file a person sent in the chat, with its media type, so the
- * chat shows it again after a page reload (an image inline, any kind as a link). Behind the same launch token as
- * every /api/ route (`?t=` works, so an <img> can load it); a body that is gone is 404.
+ * chat shows it again after a page reload (an image inline, any kind as a link). An <img> or a link sends only the
+ * session cookie (no key header), so this route takes the cookie alone (or the launch token); its ids are random
+ * UUIDs only a session's state names. A body that is gone is 404.
  */
 import type { ServerResponse } from 'node:http';
 import type { StoredAttachment } from '../../host/attachmentFiles.js';

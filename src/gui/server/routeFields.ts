@@ -3,17 +3,21 @@
  * readers that refuse a wrongly shaped request (INVALID_REQUEST naming the field). Shape only: the village
  * commands do the domain validation.
  */
+import type { EditBase } from '../../core/village/revision.js';
 import type { GuiVillage } from './guiVillage.js';
 import { requestFieldInvalid } from '../../core/errors/requestErrors.js';
 
 /** A JSON body, already parsed (an object; anything else is refused before the handler). */
 export type Body = Record<string, unknown>;
 
-/** One API route: method, path pattern (named groups = params), handler. */
+/**
+ * One API route: method, path pattern (named groups = params), handler. `base` is what the request's `If-Match`
+ * lists (editBaseHeader.ts): every change of a file hands it to the host command, which refuses a stale one.
+ */
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   pattern: RegExp;
-  handle(v: GuiVillage, params: Record<string, string>, body: Body): unknown;
+  handle(v: GuiVillage, params: Record<string, string>, body: Body, base: EditBase | undefined): unknown;
   /** Largest body this route accepts (bytes); default MAX_BODY_BYTES of the server. */
   maxBody?: number;
 }

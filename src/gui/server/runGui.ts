@@ -1,7 +1,8 @@
 /**
- * `fuseforks-cli gui`: start the GUI server on 127.0.0.1, print its URL, boot the host behind it exactly as
- * `serve` does (same buildHost and village lock; plus createIfMissing), open the browser unless asked not to,
- * and serve until SIGINT/SIGTERM. A boot failure keeps the server up so the page can show why.
+ * `fuseforks-cli gui`: start the GUI server on 127.0.0.1, print a single-use URL for a person to paste, boot the
+ * host behind it exactly as `serve` does (same buildHost and village lock; plus createIfMissing), open the browser
+ * on the private runtime page unless asked not to (its command line names a 0600 file, never a credential), and
+ * serve until SIGINT/SIGTERM. A boot failure keeps the server up so the page can show why.
  * Loaded lazily by the command, so `ask` and `check` never load the GUI server.
  */
 import { toWire } from '../../core/errors.js';
@@ -10,6 +11,7 @@ import { HostPaths } from '../../host/hostPaths.js';
 import { openGuiVillage } from './guiVillage.js';
 import { startGuiServer } from './guiServer.js';
 import { openBrowser } from './openBrowser.js';
+import { GuiRuntimeFiles } from './runtimeFiles.js';
 
 /** Inputs of one GUI launch. */
 export interface RunGuiOptions {
@@ -28,8 +30,15 @@ export interface RunGuiOptions {
 export async function runGui(options: RunGuiOptions): Promise<number> {
   const stop = waitForSignal();
   const paths = new HostPaths(options.dataDir);
+  const runtime = await GuiRuntimeFiles.open().catch((error: unknown) => {
+    const wire = toWire(error);
+    options.note('warn', wire.code, wire.message, wire.fix);
+    return null;
+  });
   const server = await startGuiServer({
     port: options.port,
+    runtime,
+    dataDir: paths.dataDir,
     boot: async () => {
       const host = await buildHost(paths, {
         appVersion: options.appVersion,
@@ -48,9 +57,11 @@ export async function runGui(options: RunGuiOptions): Promise<number> {
       }
     },
   });
-  options.printUrl(server.url);
-  if (options.open && !openBrowser(server.url)) {
-    options.note('warn', 'GUI_OPEN', 'No browser opener was found.', 'Open the printed URL in a browser.');
+  options.printUrl(server.ticketUrl());
+  if (options.open) {
+    // Only the runtime page may go on a command line (every account can read those): never a URL with a ticket.
+    if (server.runtime === null) options.note('warn', 'GUI_OPEN', 'The browser was not opened: there is no private runtime folder for its page.', 'Open the printed URL in a browser.');
+    else if (!openBrowser(server.runtime.openUrl)) options.note('warn', 'GUI_OPEN', 'No browser opener was found.', 'Open the printed URL in a browser.');
   }
   void server.booted.then(() => {
     const status = server.gate.current;

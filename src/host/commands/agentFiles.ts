@@ -2,7 +2,8 @@
  * One agent's files as text for the inspector's editors: SKILL.md (instructions), Memory.md, Construct.md, and the
  * raw mcp.json and run.json. Reads say when a JSON file cannot be used; writes check JSON files with the same
  * parsers the runtime uses (a text the village could not load is refused and the file stays as it was), are
- * atomic, and refuse a text edited over an older version of the file (an agent may `remember` meanwhile).
+ * atomic, and refuse a text edited over an older version of the file (an agent may `remember` meanwhile): the
+ * base is the revision the editor read (core/village/revision.ts), EDIT_CONFLICT when the file is no longer that.
  */
 import { mkdir } from 'node:fs/promises';
 import { isFuseforksError } from '../../core/errors.js';
@@ -11,10 +12,11 @@ import { writeFileAtomic } from '../../core/village/atomicWrite.js';
 import type { VillagePaths } from '../../core/village/paths.js';
 import { readTextOrEmpty } from '../../core/village/promptFiles.js';
 import type { World } from '../../core/world/types.js';
+import { fileTarget, requireContentBase, revisionsOf, type EditBase, type EditTarget, type Revisions } from '../../core/village/revision.js';
 import { parseMcpConfig } from '../mcp/mcpConfig.js';
 import { requireAgent } from './agentEdits.js';
 import { agentJsonInvalid } from '../../core/errors/configErrors.js';
-import { agentFileChangedOnDisk, textNotString, unknownAgentFile } from '../../core/errors/requestErrors.js';
+import { textNotString, unknownAgentFile } from '../../core/errors/requestErrors.js';
 
 /** The files the inspector edits. */
 export const EDITABLE_AGENT_FILES = ['skill', 'memory', 'construct', 'mcp', 'run'] as const;
@@ -30,6 +32,12 @@ export interface AgentFileView {
   text: string;
   /** Why a JSON file cannot be used as it is (the runtime reads it as empty); null when fine or not JSON. */
   problem: string | null;
+  /** The file's revision: the base of a save made from this text. */
+  revisions: Revisions;
+}
+
+function targetOf(paths: VillagePaths, agentId: string, file: string): EditTarget {
+  return fileTarget(paths.dataDir, file, { agentId });
 }
 
 /** Reads one agent file. */
@@ -38,23 +46,21 @@ export async function readAgentFile(paths: VillagePaths, world: World, agentId: 
   requireAgent(world, agentId);
   const file = paths.agentFile(agentId, k);
   const text = await readTextOrEmpty(file);
-  return { agentId, kind: k, file, text, problem: problemOf(k, text, file) };
+  return { agentId, kind: k, file, text, problem: problemOf(k, text, file), revisions: revisionsOf(targetOf(paths, agentId, file), text) };
 }
 
 /**
- * Writes one agent file. `base` is the text the editor started from: when the file changed since, the write is
- * refused so nobody overwrites what the agent (or another window) wrote meanwhile.
+ * Writes one agent file. `base` is the revision the editor read: when the file changed since, the write is refused
+ * (EDIT_CONFLICT) so nobody overwrites what the agent (or another window) wrote meanwhile.
  */
-export async function writeAgentFile(paths: VillagePaths, world: World, agentId: string, kind: unknown, text: unknown, base?: unknown): Promise<AgentFileView> {
+export async function writeAgentFile(paths: VillagePaths, world: World, agentId: string, kind: unknown, text: unknown, base?: EditBase): Promise<AgentFileView> {
   const k = checkKind(kind);
   requireAgent(world, agentId);
   if (typeof text !== 'string') {
     throw textNotString('file');
   }
   const file = paths.agentFile(agentId, k);
-  if (typeof base === 'string' && (await readTextOrEmpty(file)) !== base) {
-    throw agentFileChangedOnDisk(file, agentId);
-  }
+  requireContentBase(targetOf(paths, agentId, file), await readTextOrEmpty(file), base);
   const problem = problemOf(k, text, file);
   if (problem !== null) {
     throw agentJsonInvalid(file, agentId, problem);

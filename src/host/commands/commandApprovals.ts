@@ -4,6 +4,10 @@
  * agent's run.json. Every write re-reads the file, writes it atomically with unknown keys kept, and a broken file
  * is reported (CONFIG_PARSE naming it) and never overwritten. The GUI, the CLI (`approvals`) and library users
  * reach this through the host API.
+ *
+ * The allowlist form edits the policy part of run.json (document `…/run.json#policy`: all but `pending` and
+ * `once`, which agents write at every request) and takes its base (EDIT_CONFLICT when a person changed the policy
+ * meanwhile). A decision needs no base: it applies only to a request still pending, its own check of staleness.
  */
 import { FuseforksError } from '../../core/errors.js';
 import {
@@ -20,7 +24,8 @@ import {
   type RunPolicyView,
 } from '../../core/tools/runApprovals.js';
 import { clampTimeout, exactPattern, type RunPolicy } from '../../core/tools/runPolicy.js';
-import { readRunPolicy, runPolicyPath, updateRunPolicy, type RunPolicyState } from '../../core/tools/runPolicyFile.js';
+import { readRunPolicy, runPolicyPath, updateRunPolicy, type RunPolicyRead, type RunPolicyState } from '../../core/tools/runPolicyFile.js';
+import { canonicalJson, fileTarget, requireContentBase, revisionsOf, type EditBase, type EditTarget } from '../../core/village/revision.js';
 import type { VillagePaths } from '../../core/village/paths.js';
 import type { World } from '../../core/world/types.js';
 import { requireAgent } from './agentEdits.js';
@@ -50,7 +55,19 @@ export function listCommandRequests(paths: VillagePaths, world: World): CommandR
 export function readRunPolicyView(paths: VillagePaths, world: World, agentId: string): RunPolicyView {
   requireAgent(world, agentId);
   const read = readRunPolicy(paths.workspace, agentId);
-  return viewOf(agentId, runPolicyPath(paths.workspace, agentId), read.state, read.broken, read.policy);
+  return viewOf(agentId, runPolicyPath(paths.workspace, agentId), read, revisionsOf(policyTarget(paths, agentId), policyContent(read)));
+}
+
+/** The policy part of run.json as a document (the form's). */
+function policyTarget(paths: VillagePaths, agentId: string): EditTarget {
+  return fileTarget(paths.dataDir, runPolicyPath(paths.workspace, agentId), { agentId, part: 'policy' });
+}
+
+/** What the form's revision is made of: the file's keys (unknown ones too) but the requests and grants agents change. */
+function policyContent(read: RunPolicyRead): string {
+  if (read.state === 'broken') return `broken: ${read.broken ?? ''}`;
+  const { pending: _pending, once: _once, ...policy } = { ...(read.raw ?? {}), ...read.policy };
+  return canonicalJson(policy);
 }
 
 /** Applies a person's decision to a pending request of `agentId`. */
@@ -76,17 +93,19 @@ export async function decideCommand(
   return found ? 'applied' : 'notFound';
 }
 
-/** Saves the allow and deny lists and the timeout of one agent's run.json; answers the re-read file. */
-export async function writeRunPolicyLists(paths: VillagePaths, world: World, agentId: string, edit: unknown): Promise<RunPolicyView> {
+/** Saves the allow and deny lists and the timeout of one agent's run.json (refused on a stale base); answers the re-read file. */
+export async function writeRunPolicyLists(paths: VillagePaths, world: World, agentId: string, edit: unknown, base?: EditBase): Promise<RunPolicyView> {
   requireAgent(world, agentId);
   const checked = checkEdit(edit);
+  requireContentBase(policyTarget(paths, agentId), policyContent(readRunPolicy(paths.workspace, agentId)), base);
   const update = await updateRunPolicy(paths.workspace, agentId, (policy): RunPolicy => ({ ...policy, ...checked }));
   if (!update.written) throw brokenFile(paths, agentId, update.broken);
   return readRunPolicyView(paths, world, agentId);
 }
 
-function viewOf(agentId: string, file: string, state: RunPolicyState, broken: string | null, p: RunPolicy): RunPolicyView {
-  return { agentId, file, state, broken, allow: p.allow, deny: p.deny, once: p.once, pending: p.pending, timeoutSecs: p.timeoutSecs };
+function viewOf(agentId: string, file: string, read: { state: RunPolicyState; broken: string | null; policy: RunPolicy }, revisions: Record<string, string>): RunPolicyView {
+  const p = read.policy;
+  return { agentId, file, state: read.state, broken: read.broken, allow: p.allow, deny: p.deny, once: p.once, pending: p.pending, timeoutSecs: p.timeoutSecs, revisions };
 }
 
 function checkRequest(request: { command: unknown; args: unknown }): { command: string; args: string[] } {
@@ -143,9 +162,9 @@ export class CommandApprovals {
     return readRunPolicyView(this.paths, this.world(), agentId);
   }
 
-  /** Saves one agent's allow / deny lists and timeout. */
-  writePolicy(agentId: string, edit: unknown): Promise<RunPolicyView> {
-    return this.serial(() => writeRunPolicyLists(this.paths, this.world(), agentId, edit));
+  /** Saves one agent's allow / deny lists and timeout (refused when `base` is not the policy's revision now). */
+  writePolicy(agentId: string, edit: unknown, base?: EditBase): Promise<RunPolicyView> {
+    return this.serial(() => writeRunPolicyLists(this.paths, this.world(), agentId, edit, base));
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {

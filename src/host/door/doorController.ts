@@ -3,12 +3,18 @@
  * open MCP server. Every change writes the file first (atomically, unknown keys kept, refused when the file could
  * not be read) and then makes the live door match it — so the file is always what the next start will do.
  * A host that does not serve (`ask`, management commands) only writes the file.
+ *
+ * Switching and the port take a base (core/village/revision.ts): the revision of the settings a person edits (on,
+ * port and keys this build does not know; the token is not part of it, rotating it is its own action).
  */
 import { doorStatusOf, newDoorToken, readDoorSettings, saveDoorSettings, withDoorEnabled, type DoorSettings, type DoorStatus } from './doorSettings.js';
 import type { DoorManagement } from './doorManage.js';
 import type { AskExternal, Door } from './openDoor.js';
 import { openShelfDoor } from './shelfDoor.js';
 import { doorPortInvalid } from '../../core/errors/requestErrors.js';
+import { dirname } from 'node:path';
+import { canonicalJson, fileTarget, requireContentBase, revisionsOf, type EditBase, type EditTarget, type Revisions } from '../../core/village/revision.js';
+import type { DoorSettingsRead } from './doorSettings.js';
 
 /** What a caller sees of the door: the shelf settings, whether it listens here, never the token itself. */
 export interface DoorView extends DoorStatus {
@@ -16,6 +22,8 @@ export interface DoorView extends DoorStatus {
   hasToken: boolean;
   /** This process opens and closes the door live; false = the change takes effect at the next `serve` / GUI start. */
   live: boolean;
+  /** The settings' revision: the base of a switch or a port change made from this view. */
+  revisions: Revisions;
 }
 
 /** What the door calls and reports through. */
@@ -62,17 +70,17 @@ export class DoorController {
     return this.view();
   }
 
-  setEnabled(enabled: boolean): Promise<DoorView> {
-    return this.change((settings) => withDoorEnabled(settings, enabled));
+  setEnabled(enabled: boolean, base?: EditBase): Promise<DoorView> {
+    return this.change((settings) => withDoorEnabled(settings, enabled), base);
   }
 
-  setPort(port: number): Promise<DoorView> {
+  setPort(port: number, base?: EditBase): Promise<DoorView> {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       return Promise.reject(
         doorPortInvalid(port),
       );
     }
-    return this.change((settings) => ({ ...settings, port }));
+    return this.change((settings) => ({ ...settings, port }), base);
   }
 
   async token(): Promise<string | null> {
@@ -83,7 +91,7 @@ export class DoorController {
 
   async rotateToken(): Promise<string> {
     const token = newDoorToken();
-    await this.change((settings) => ({ ...settings, token }));
+    await this.change((settings) => ({ ...settings, token }), undefined);
     return token;
   }
 
@@ -96,10 +104,11 @@ export class DoorController {
     });
   }
 
-  private change(edit: (settings: DoorSettings) => DoorSettings): Promise<DoorView> {
+  private change(edit: (settings: DoorSettings) => DoorSettings, base: EditBase | undefined): Promise<DoorView> {
     return this.serial(async () => {
       const read = await readDoorSettings(this.file);
       if (!read.ok) throw read.error;
+      requireContentBase(this.target, settingsContent(read), base);
       await saveDoorSettings(this.file, edit(read.settings), read);
       await this.reconcile();
       return this.view();
@@ -128,7 +137,13 @@ export class DoorController {
       ...(this.door === null ? {} : { port: this.door.port }),
       hasToken: read.ok && read.settings.token !== null,
       live: this.live,
+      revisions: revisionsOf(this.target, settingsContent(read)),
     };
+  }
+
+  /** The shelf file as a document (it sits at the top of the data dir). */
+  private get target(): EditTarget {
+    return fileTarget(dirname(this.file), this.file);
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
@@ -138,3 +153,10 @@ export class DoorController {
   }
 }
 
+
+/** What the settings' revision is made of: the file without its token (a broken file: why it is broken). */
+function settingsContent(read: DoorSettingsRead): string {
+  if (!read.ok) return `broken: ${read.error.message}`;
+  const { token: _token, ...rest } = { ...read.raw, ...read.settings };
+  return canonicalJson(rest);
+}

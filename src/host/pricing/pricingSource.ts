@@ -16,6 +16,8 @@ export interface PricingSourceView {
   url: string | null;
   /** Set when pricing.json cannot be read: fetching and saving are refused until it is fixed or deleted. */
   blocked: string | null;
+  /** pricing.json's revision: the base of a change of the source made from this view. */
+  revisions: Record<string, string>;
 }
 
 /** A read of the shelf file. */

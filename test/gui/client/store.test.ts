@@ -11,7 +11,7 @@ function state(n: number, agents: string[] = ['a']): GuiState {
     },
     statuses: agents.map((agentId) => ({ agentId, status: 'idle' as const })),
     hasKey: {}, schedules: [], schedulesBlocked: null, worldReadOnly: null, sessions: { current: null, list: [] }, messages: [], planReviews: [], planWaves: [], tokens: {}, appVersion: '0',
-    commandRequests: { requests: [], broken: [] }, tools: { bundled: [], defaults: [], known: [] },
+    commandRequests: { requests: [], broken: [] }, tools: { bundled: [], defaults: [], known: [] }, revisions: {},
   };
 }
 

@@ -92,9 +92,16 @@ export async function ready(page: Page): Promise<void> {
   await page.waitForSelector(tid('boot-overlay'), { state: 'detached' });
 }
 
-/** Opens the GUI in English (device-local choice) and waits until it is ready. */
+/** Whether the page holds a session key (it traded a ticket); string body: the tests have no DOM lib. */
+export const HAS_SESSION = "localStorage.getItem('fuseforks.session') !== null";
+
+/**
+ * Opens the GUI in English (device-local choice) and waits until it is ready. `url` is a single-use URL
+ * (`GuiChild.url`); the page trades its ticket before the reload that sets the language.
+ */
 export async function openGui(page: Page, url: string, lang: 'en' | 'ja' = 'en'): Promise<void> {
   await page.goto(url);
+  await until(() => page.evaluate<boolean>(HAS_SESSION), 'the page traded its ticket for a session');
   // String bodies: the tests are type-checked without the DOM lib.
   await page.evaluate(`localStorage.setItem('fuseforks.lang', '${lang}')`);
   await page.reload();

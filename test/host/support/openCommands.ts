@@ -18,9 +18,9 @@ export interface CommandsRecorder {
   running: Set<string>;
 }
 
-/** Opens the commands on `paths` (world.json must exist). */
-export async function openCommands(paths: VillagePaths, secrets: SecretStore, rec: CommandsRecorder): Promise<VillageCommands> {
-  const schedules = await ScheduleStore.open({ file: paths.schedules });
+/** Opens the commands on `paths` (world.json must exist), over `schedules` when the test drives the store too. */
+export async function openCommands(paths: VillagePaths, secrets: SecretStore, rec: CommandsRecorder, store?: ScheduleStore): Promise<VillageCommands> {
+  const schedules = store ?? (await ScheduleStore.open({ file: paths.schedules }));
   return VillageCommands.open({
     paths,
     supervisor: {

@@ -3,13 +3,20 @@
  */
 import { inject, type Ref } from 'vue';
 import type { ModalStack } from './modalStack.js';
-import type { Store, Translate } from './store.js';
+import type { ErrorPayload } from './types.js';
+import type { ConflictChoice, Store, Translate } from './store.js';
 
 /** One pending in-app confirmation. */
 export interface ConfirmRequest {
   text: string;
   danger: boolean;
   resolve(ok: boolean): void;
+}
+
+/** One stale edit waiting for the person's choice (reload, overwrite, keep editing). */
+export interface ConflictRequest {
+  wire: ErrorPayload;
+  resolve(choice: ConflictChoice): void;
 }
 
 /** The app context. */
@@ -22,6 +29,8 @@ export interface Ctx {
   toggleTheme(): void;
   confirm(text: string, danger?: boolean): Promise<boolean>;
   confirmQueue: ConfirmRequest[];
+  /** Stale edits the server refused (EDIT_CONFLICT), shown one at a time. */
+  conflictQueue: ConflictRequest[];
   /** Open dialogs; Escape closes the innermost. */
   modals: ModalStack;
 }

@@ -8,7 +8,7 @@ const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
 const SAFE_LINK = /^(https?:|mailto:)/i;
 md.validateLink = (url: string): boolean => SAFE_LINK.test(url.trim());
 
-// Links open outside the app window and never leak the page URL (it carries the launch token).
+// Links open outside the app window and never leak the page URL (no referrer, no opener).
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];

@@ -74,6 +74,8 @@ export interface GuiState {
   commandRequests: CommandRequests;
   /** Bundled tools, and the set `enabledTools: null` means. */
   tools: { bundled: string[]; defaults: string[]; known: string[] };
+  /** world.json's and the schedules' revisions (the store sends them back as the base of an edit). */
+  revisions: Record<string, string>;
 }
 
 /** One file of an agent as its editor shows it. */
@@ -83,6 +85,7 @@ export interface AgentFileView {
   file: string;
   text: string;
   problem: string | null;
+  revisions: Record<string, string>;
 }
 
 /** One MCP server's live status. */
@@ -118,4 +121,5 @@ export interface DoorView {
   hasToken: boolean;
   /** This GUI opens and closes the door itself (false: the change applies at the next serve). */
   live: boolean;
+  revisions: Record<string, string>;
 }
