@@ -96,9 +96,19 @@ afterAll(async () => {
 
 describe.skipIf(!HAS_CHROMIUM)(`the browser the GUI opens${HAS_CHROMIUM ? '' : ' (skipped: /usr/bin/chromium is not installed)'}`, () => {
   it('is opened on the private runtime page, not on a URL with a credential, and gets in from there', async () => {
-    const main = browserPids().map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).find((args) => args.some((a) => a.startsWith('--app=')));
+    // On a busy machine the browser's processes come and go while it starts: wait (bounded) for its main one.
+    const commandLines = (): string[][] =>
+      browserPids().flatMap((pid) => {
+        try {
+          return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')];
+        } catch {
+          return [];
+        }
+      });
+    const appArg = (): string | undefined => commandLines().flat().find((a) => a.startsWith('--app='));
+    await until(() => appArg() !== undefined, "a process of the launched browser holds --app=");
     const { openFile } = runtimeFilesOf(gui.runtimeDir)!;
-    expect(main?.find((a) => a.startsWith('--app='))).toBe(`--app=file://${openFile}`);
+    expect(appArg()).toBe(`--app=file://${openFile}`);
     // It traded the page's ticket: the main screen, the fragment gone from the address, a session kept by the page.
     await ready(launchedPage);
     expect(launchedPage.url()).toBe(gui.address);
@@ -143,6 +153,8 @@ describe.skipIf(!HAS_CHROMIUM || !IS_ROOT || !HAS_USERADD)(
 
       // No credential of this launch is in them: the token, the printed ticket, the page's live one, the launched
       // browser's session cookie and key.
+      // The page trades its ticket for the cookie once loaded; on a busy machine that may still be under way.
+      await ready(launchedPage);
       const cookies = await launchedPage.context().cookies(gui.address);
       const cookie = cookies.find((c) => c.name === `fuseforks_session_${gui.port}`);
       expect(cookie, 'the launched browser holds its session cookie').toBeDefined();
