@@ -64,6 +64,8 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   GUI_UNAUTHORIZED: 'user',
   // another window, process or agent saved the file first: the person decides whose version stays
   EDIT_CONFLICT: 'user',
+  EVAL_CASE_INVALID: 'user',
+  EVAL_CASE_NOT_FOUND: 'user',
   LLM_CONFIG: 'user',
   LLM_HTTP: 'system',
   LLM_API: 'model',

@@ -65,6 +65,9 @@ export const ERROR_CODES = [
   'GUI_UNAUTHORIZED',
   // an edit made from a version of a file that is no longer the current one (the GUI offers reload or overwrite)
   'EDIT_CONFLICT',
+  // evals: a case file under workspace/evals/ that cannot be used; a --case naming no case file
+  'EVAL_CASE_INVALID',
+  'EVAL_CASE_NOT_FOUND',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

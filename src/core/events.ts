@@ -122,7 +122,11 @@ export type CoreEvent =
    * (a retried call begins: drop what this round showed). A new round or turn replaces what was shown before.
    */
   | { type: 'textDelta'; agentId: string; turnSeq: number; round: number; kind: 'text' | 'thinking' | 'restart'; text: string }
-  | { type: 'toolInvoked'; agentId: string; tool: string; ok: boolean; reason: ReasonState }
+  /**
+   * A tool call ended. `args`: the call's arguments as JSON text, cut to TOOL_ARGS_EVENT_MAX chars (what eval
+   * cases match arguments against; absent in events from older builds).
+   */
+  | { type: 'toolInvoked'; agentId: string; tool: string; ok: boolean; reason: ReasonState; args?: string }
   | { type: 'toolLimitReached'; agentId: string; maxIterations: number }
   | { type: 'toolRepeatBlocked'; agentId: string; tool: string; repeats: number }
   | { type: 'turnInterrupted'; agentId: string; turnSeq: number }
@@ -141,6 +145,9 @@ export type CoreEvent =
   | { type: 'planWaveFinished'; planId: number; bundleChars: number; elapsedMs: number };
 
 export type CoreEventType = CoreEvent['type'];
+
+/** The longest `toolInvoked.args` text (chars): enough for the arguments a case matches, never a whole file written. */
+export const TOOL_ARGS_EVENT_MAX = 2_000;
 
 /** Event name → payload, so a bus can type `on('agentFailed', e => …)`. */
 export type CoreEventMap = { [K in CoreEventType]: Extract<CoreEvent, { type: K }> };

@@ -6,6 +6,7 @@
  *
  * A failure after the lock closes exactly what was built, in the close order, then rethrows.
  */
+import { evalsFacet } from './evals/evalsFacet.js';
 import { bootMark } from '../core/bootTrace.js';
 import type { FuseforksError } from '../core/errors.js';
 import type { DiagLevel } from '../core/diag.js';
@@ -204,7 +205,8 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
       newSession: () => sessions.newSession(new Set(supervisor.currentWorld().agents.map((a) => a.id))),
       summarize: (agentIds) => summaries.summarize(agentIds),
     };
-    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries, pricing, runNow });
+    const evals = evalsFacet({ dataDir: v.dataDir, workspace: v.workspace, jevFile: v.shelf.jev, secrets, world: () => supervisor.currentWorld(), host: () => hostRef.current as Host });
+    const host = new Host({ paths, supervisor, sessions, parts, graceMs: options.closeGraceMs ?? CLOSE_GRACE_MS, village, door, blackboard, jev, log, summaries, pricing, runNow, evals });
     hostRef.current = host;
     await openHostDoor(door, band, log);
     await noteJev(v, world, secrets, log);

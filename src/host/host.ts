@@ -30,6 +30,7 @@ import { villageFileProblems, type FileProblem } from './villageProblems.js';
 import { sessionSwitchBlocked } from '../core/errors/sessionErrors.js';
 import { villageClosing } from '../core/errors/runtimeErrors.js';
 import { foldActivity, type AgentActivity } from '../core/stats/agentActivity.js';
+import type { EvalsApi } from './evals/evalsFacet.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -53,6 +54,8 @@ export interface HostInternals {
   pricing: PricingApi;
   /** What `runScheduleNow` fires through (the host's own schedule store, shelf and supervisor). */
   runNow: ScheduleRunNowPorts;
+  /** Eval cases and runs (bound to this host once it exists). */
+  evals: EvalsApi;
 }
 
 /** A running host; every face reaches it as `HostApi`. */
@@ -67,6 +70,7 @@ export class Host implements HostApi {
   readonly jev: JevApi;
   readonly pricing: PricingApi;
   readonly log: DiagSink;
+  readonly evals: EvalsApi;
   readonly #door: DoorController;
   readonly #supervisor: Supervisor;
   readonly #sessionState: HostSessions;
@@ -103,6 +107,7 @@ export class Host implements HostApi {
     this.jev = internals.jev;
     this.pricing = internals.pricing;
     this.log = internals.log;
+    this.evals = internals.evals;
     this.events = { subscribe: (listener) => this.#supervisor.bus.onAny(listener) };
     this.#supervisor.bus.onAny((event) => {
       this.#planWaves = foldPlanWaves(this.#planWaves, event);

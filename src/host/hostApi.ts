@@ -45,6 +45,7 @@ import type { StoredAttachment } from './attachmentFiles.js';
 import type { AgentActivity } from '../core/stats/agentActivity.js';
 import type { EditBase } from '../core/village/revision.js';
 import type { SharedMcpView } from './commands/sharedMcp.js';
+import type { EvalsApi } from './evals/evalsFacet.js';
 
 export type { CloseReport } from './closeHost.js';
 export type { NewAgentInput } from './commands/agentEdits.js';
@@ -72,6 +73,7 @@ export type { BlackboardNoteView, BlackboardView } from '../core/blackboard/boar
 export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
 export type { EditBase, Revision, Revisions } from '../core/village/revision.js';
 export type { SharedMcpView } from './commands/sharedMcp.js';
+export type { EvalsApi, EvalRunRequest, EvalCaseList, EvalRunRecord } from './evals/evalsFacet.js';
 
 /** Per-request options of `askExternal`. */
 export interface AskOptions {
@@ -270,6 +272,8 @@ export interface HostApi {
   readonly pricing: PricingApi;
   /** The village's diagnostic log (`workspace/fuseforks.log`): counts and codes, never bodies or secrets. */
   readonly log: DiagSink;
+  /** Eval cases (`workspace/evals/*.json`), runs of them, and the runs kept on this machine. */
+  readonly evals: EvalsApi;
 
   // ---- the running village ---------------------------------------------------------------------------------
   /** The current world snapshot (never mutate it). */

@@ -48,7 +48,7 @@ const sampleEvents: { [K in CoreEventType]: Extract<CoreEvent, { type: K }> } = 
   turnRecorded: { type: 'turnRecorded', agentId: 'a', sessionId: 's' },
   agentTyping: { type: 'agentTyping', agentId: 'a', active: true },
   textDelta: { type: 'textDelta', agentId: 'a', turnSeq: 1, round: 1, kind: 'text', text: 'Hel' },
-  toolInvoked: { type: 'toolInvoked', agentId: 'a', tool: 'grep', ok: true, reason: { kind: 'omitted' } },
+  toolInvoked: { type: 'toolInvoked', agentId: 'a', tool: 'grep', ok: true, reason: { kind: 'omitted' }, args: '{"q":"x"}' },
   toolLimitReached: { type: 'toolLimitReached', agentId: 'a', maxIterations: 12 },
   toolRepeatBlocked: { type: 'toolRepeatBlocked', agentId: 'a', tool: 'grep', repeats: 3 },
   turnInterrupted: { type: 'turnInterrupted', agentId: 'a', turnSeq: 1 },

@@ -2,7 +2,7 @@
  * One tool call of a round (core.md §2.5 step 7): repeat guard first, then unknown names, then the synthetic
  * tools (`ask_*`, `plan`, `room_log`), then the agent's tool box. Every path returns a body; none throws.
  */
-import type { ReasonState } from '../events.js';
+import { TOOL_ARGS_EVENT_MAX, type ReasonState } from '../events.js';
 import type { ToolCall } from '../llm/canonical.js';
 import type { HelperPort } from '../jev/helperPort.js';
 import type { ToolContext } from '../tools/contract.js';
@@ -143,7 +143,8 @@ export async function dispatchToolCall(call: ToolCall, round: number, state: Dis
     }
   }
 
-  ports.emit({ type: 'toolInvoked', agentId, tool: call.name, ok, reason });
+  const argsText = JSON.stringify(call.args ?? {});
+  ports.emit({ type: 'toolInvoked', agentId, tool: call.name, ok, reason, args: argsText.length > TOOL_ARGS_EVENT_MAX ? argsText.slice(0, TOOL_ARGS_EVENT_MAX) : argsText });
   if (synthetic) {
     ports.diag.note('tool', {
       agent: agentId,
