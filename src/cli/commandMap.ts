@@ -8,6 +8,7 @@ import { ApprovalsApprove, ApprovalsList, ApprovalsReject } from './commands/app
 import Ask from './commands/ask.js';
 import Bake from './commands/bake.js';
 import Check from './commands/check.js';
+import Eval from './commands/eval.js';
 import { DoorDisable, DoorEnable, DoorStatus, DoorToken } from './commands/door.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
@@ -47,6 +48,7 @@ export const COMMANDS = {
   ask: Ask,
   bake: Bake,
   check: Check,
+  eval: Eval,
   gui: Gui,
   init: Init,
   pricing: Pricing,

@@ -18,9 +18,10 @@ export const EXIT = {
   timedOut: 7,
   interrupted: 8,
   budgetExhausted: 9,
+  evalsFailed: 10,
 } as const;
 
-/** One of the ten exit codes. */
+/** One of the exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The table as rows, for the README, `--help` and the contract test. */
@@ -35,6 +36,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; name: keyof typeof
   { code: 7, name: 'timedOut', meaning: 'ask: timed_out' },
   { code: 8, name: 'interrupted', meaning: 'ask: interrupted (Ctrl+C included)' },
   { code: 9, name: 'budgetExhausted', meaning: 'ask: budget_exhausted' },
+  { code: 10, name: 'evalsFailed', meaning: 'eval: some case did not pass (below its minPassRate, not fully run, or its file unusable)' },
 ];
 
 /** `ask`: the delivery outcome → exit code. `running` is not an answer, so it is 6, never 0. */

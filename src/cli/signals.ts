@@ -7,7 +7,7 @@
  */
 
 /** Commands that claim the early watch and turn a signal into their own exit code. */
-const CLAIMING_COMMANDS: ReadonlySet<string> = new Set(['ask', 'serve']);
+const CLAIMING_COMMANDS: ReadonlySet<string> = new Set(['ask', 'serve', 'eval']);
 
 /** Counts signals and tells listeners; the first one also aborts `signal`. */
 export class SignalWatch {
