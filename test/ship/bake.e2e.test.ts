@@ -25,6 +25,8 @@ const DESIGN = [
   'workspace/agents/researcher/SKILL.md',
   'workspace/agents/reviewer/SKILL.md',
   'workspace/agents/writer/SKILL.md',
+  // eval cases are design (the example village ships one); their results and fixtures are not
+  'workspace/evals/research-basics.json',
   'workspace/mcp.json',
   'workspace/schedules.json',
   'workspace/village_id',
@@ -36,7 +38,7 @@ describe('bake (built binary)', () => {
     const dir = await villageThatRan(suite.temps);
     const source = listFiles(dir);
     // The run state really is there to be left out.
-    expect(source).toEqual(expect.arrayContaining(['workspace/sessions.mdb', 'workspace/fuseforks.log', 'workspace/.fuseforks.lock', 'workspace/exports/s1.jsonl', 'mcp_server.json', 'serve.status.json']));
+    expect(source).toEqual(expect.arrayContaining(['workspace/sessions.mdb', 'workspace/fuseforks.log', 'workspace/.fuseforks.lock', 'workspace/exports/s1.jsonl', 'mcp_server.json', 'serve.status.json', 'eval-results/20261204T000000000Z-aaaaaa.json', 'workspace/evals/notes-fixture.txt']));
     const out = join(suite.temps.make(), 'bake');
     const run = await runCli(['bake', '--data-dir', dir, '--out', out]);
     expect(run.code, run.stderr).toBe(0);

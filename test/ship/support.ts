@@ -46,5 +46,9 @@ export async function villageThatRan(temps: Temps): Promise<string> {
   writeFileSync(join(dir, 'jev.json'), '{"enabled":false}\n');
   writeFileSync(join(dir, 'pricing.json'), '{}\n');
   writeFileSync(join(dir, 'serve.status.json'), '{"format":1}\n');
+  // Eval results are run state on this machine; a fixture beside the cases is not a case file.
+  mkdirSync(join(dir, 'eval-results'), { recursive: true });
+  writeFileSync(join(dir, 'eval-results/20261204T000000000Z-aaaaaa.json'), '{"format":1}\n');
+  writeFileSync(join(ws, 'evals/notes-fixture.txt'), 'fixture\n');
   return dir;
 }

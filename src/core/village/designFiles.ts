@@ -39,10 +39,28 @@ export function designCandidates(agentIds: readonly string[]): string[] {
   return paths;
 }
 
+/** The eval case folder under `workspace/` (its `{id}.json` files are design: they travel with a bake). */
+export const EVALS_FOLDER = 'evals';
+
+/** True when `name` can be an eval case file (`{safe id}.json`). */
+export function isEvalCaseName(name: string): boolean {
+  return name.endsWith('.json') && isSafeIdentifier(name.slice(0, -'.json'.length));
+}
+
+/**
+ * The relative paths of the eval case files among `names` (the entries of `workspace/evals/`), sorted. A listing
+ * of that one folder, never a walk: other files there (fixtures a case copies with `from`) are the person's to add
+ * to a bake by hand.
+ */
+export function evalCaseCandidates(names: readonly string[]): string[] {
+  return names.filter(isEvalCaseName).sort().map((name) => `workspace/${EVALS_FOLDER}/${name}`);
+}
+
 /** True when `relPath` (POSIX, relative to the data dir) names a design file of some agent or of the workspace. */
 export function isDesignPath(relPath: string): boolean {
   const parts = relPath.split('/');
   if (parts[0] !== 'workspace') return false;
+  if (parts.length === 3 && parts[1] === EVALS_FOLDER) return isEvalCaseName(parts[2] ?? '');
   if (parts.length === 2) return (WORKSPACE_DESIGN_FILES as readonly string[]).includes(parts[1] ?? '');
   return parts.length === 4 && parts[1] === 'agents' && isSafeIdentifier(parts[2] ?? '') && AGENT_DESIGN_FILES.includes(parts[3] ?? '');
 }

@@ -4,15 +4,14 @@
  * same design; a changed SKILL.md, world.json or case changes it. Run state (sessions, log) never enters it.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { designCandidates } from '../../core/village/designFiles.js';
-import { evalFileNames } from './evalFiles.js';
+import { designCandidates, evalCaseCandidates, EVALS_FOLDER } from '../../core/village/designFiles.js';
 
 /** `sha256:<hex>` of the design at `dataDir` with `agentIds`. */
 export async function designDigest(dataDir: string, agentIds: readonly string[]): Promise<string> {
   const hash = createHash('sha256');
-  const evals = (await evalFileNames(join(dataDir, 'workspace'))).map((n) => `workspace/evals/${n}`);
+  const evals = evalCaseCandidates(await readdir(join(dataDir, 'workspace', EVALS_FOLDER)).catch(() => [] as string[]));
   for (const rel of [...designCandidates(agentIds), ...evals]) {
     let body: Buffer;
     try {

@@ -17,7 +17,7 @@ import { envNameForKey } from '../../core/secrets/secretNames.js';
 import type { SecretStore } from '../../core/secrets/secretStore.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
 import { writeFileAtomic } from '../../core/village/atomicWrite.js';
-import { designCandidates, type ShelfFile } from '../../core/village/designFiles.js';
+import { designCandidates, evalCaseCandidates, EVALS_FOLDER, type ShelfFile } from '../../core/village/designFiles.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld } from '../../core/village/worldStore.js';
 import { readVillageId } from '../../core/village/villageId.js';
@@ -77,7 +77,8 @@ export async function bakeVillage(options: BakeOptions): Promise<BakeResult> {
   await rm(stage, { recursive: true, force: true });
   try {
     const files: string[] = [];
-    for (const rel of designCandidates(agentIds)) {
+    const evalNames = await readdir(join(source.workspace, EVALS_FOLDER)).catch(() => [] as string[]);
+    for (const rel of [...designCandidates(agentIds), ...evalCaseCandidates(evalNames)]) {
       if (await copyIfFile(join(source.dataDir, rel), join(stage, rel))) files.push(rel);
     }
     for (const name of options.withShelf) {
