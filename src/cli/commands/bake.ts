@@ -28,6 +28,7 @@ export default class Bake extends Command {
     'bypass-plan-review': villageFlags['bypass-plan-review'],
     'run-approval': villageFlags['run-approval'],
     json: Flags.boolean({ default: false, description: 'Print the bake manifest as one JSON line on stdout.' }),
+    'require-evals': Flags.boolean({ default: false, description: 'Refuse (exit 10) unless the newest eval run of this design on this machine passed every case.' }),
     ...eventsFlags,
   };
 
@@ -43,6 +44,7 @@ export default class Bake extends Command {
         bypassPlanReview: flags['bypass-plan-review'],
         runApproval: flags['run-approval'],
         json: flags.json,
+        requireEvals: flags['require-evals'],
       },
       new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human'),
     );

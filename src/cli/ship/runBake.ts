@@ -19,6 +19,8 @@ export interface BakeCliOptions {
   bypassPlanReview: boolean;
   runApproval: RunApprovalMode;
   json: boolean;
+  /** Refuse unless the newest eval run of this design on this machine passed every case (exit 10). */
+  requireEvals?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -32,12 +34,24 @@ export interface SeedCliOptions {
 
 const NOTE_LEVEL = { reject: 'error', warn: 'warn', info: 'info' } as const;
 
-/** Runs `bake`: 0 baked, 3 the village would be refused by `serve`, 2 bad --out/--start/--with-shelf, 5 no village. */
+/** Runs `bake`: 0 baked, 3 the village would be refused by `serve`, 2 bad --out/--start/--with-shelf, 5 no village, 10 --require-evals unmet. */
 export async function runBake(options: BakeCliOptions, output: CliOutput): Promise<ExitCode> {
   const shelf = parseShelfList((options.withShelf ?? '').split(','));
   if (!shelf.ok) {
     output.note({ level: 'error', code: 'ARGUMENT', message: `--with-shelf: "${shelf.bad}" is not a shelf file.`, fix: `Name shelf files separated by commas: ${SHELF_FILES.join(', ')}.` });
     return exitForArgumentError();
+  }
+  const { evalStatusOf } = await import('../../host/evals/evalStatus.js');
+  const { evalGateText } = await import('../../core/evals/evalGate.js');
+  const gate = await evalStatusOf(options.dataDir);
+  if (options.requireEvals === true && gate !== null && gate.kind !== 'passed') {
+    output.note({
+      level: 'error',
+      code: 'EVALS_REQUIRED',
+      message: `Not baked: --require-evals needs a passing eval run of this design on this machine. ${evalGateText(gate)}; nothing was written.`,
+      fix: gate.kind === 'no_cases' ? 'Add eval cases under workspace/evals/, run `fuseforks-cli eval`, then bake again.' : 'Run `fuseforks-cli eval` on this design until every case passes, then bake again.',
+    });
+    return EXIT.evalsFailed;
   }
   const { bakeVillage } = await import('../../host/ship/bake.js');
   let result;
@@ -63,6 +77,7 @@ export async function runBake(options: BakeCliOptions, output: CliOutput): Promi
     output.note({ level: 'error', code: 'BAKE_REFUSED', message: 'Not baked: `serve` would refuse this village (see above); nothing was written.', fix: 'Fix the rejects above (in the GUI), then bake again.' });
     return EXIT.preflightRejected;
   }
+  if (gate !== null) output.note({ level: gate.kind === 'passed' || gate.kind === 'no_cases' ? 'info' : 'warn', code: 'EVAL_STATUS', message: evalGateText(gate) });
   output.stdout(options.json ? JSON.stringify({ out: result.out, ...result.manifest }) : bakeSummary(result.out, result.manifest, options.bypassPlanReview));
   return EXIT.ok;
 }
