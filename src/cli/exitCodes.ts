@@ -36,7 +36,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; name: keyof typeof
   { code: 7, name: 'timedOut', meaning: 'ask: timed_out' },
   { code: 8, name: 'interrupted', meaning: 'ask: interrupted (Ctrl+C included)' },
   { code: 9, name: 'budgetExhausted', meaning: 'ask: budget_exhausted' },
-  { code: 10, name: 'evalsFailed', meaning: 'eval: some case did not pass (below its minPassRate, not fully run, or its file unusable)' },
+  { code: 10, name: 'evalsFailed', meaning: 'eval: some case did not pass (below its minPassRate, not fully run, or its file unusable) · bake --require-evals: no passing eval run of this design' },
 ];
 
 /** `ask`: the delivery outcome → exit code. `running` is not an answer, so it is 6, never 0. */
