@@ -6,11 +6,11 @@
  * this machine (0600 under {dataDir}/eval-results, nothing under workspace/).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { reply, toolResultsOf, type StubRequest } from '../support/stubLlm.js';
-import { cliBudget, describeRun, makeVillage, ROOT, runCli, useCliSuite } from './support/cliProcess.js';
+import { cliBudget, describeRun, makeVillage, ROOT, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-eval-test', FUSEFORKS_SECRET_JUDGE: 'sk-eval-judge' };
@@ -171,4 +171,41 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/error \[EVAL_CASE_NOT_FOUND\] No eval case "nope": there is no workspace\/evals\/nope\.json \(cases: answer-42\)/);
   }, cliBudget(3));
+
+  it('setup files land in the agent\'s work folder before each repeat; an agent without one fails the setup verdict naming the field', async () => {
+    const dir = village({
+      'with-setup.json': { request: 'What is the answer?', setup: { agent: 'desk', files: [{ path: 'in/notes.txt', text: 'the notes' }, { path: 'copy.txt', from: 'fixture.txt' }] }, expect: { answer: [{ contains: '42' }] } },
+      'no-folder.json': { request: 'What is the answer?', setup: { agent: 'helper', files: [{ path: 'x.txt', text: 'x' }] }, expect: { answer: [{ contains: '42' }] } },
+    });
+    writeFileSync(join(dir, 'workspace/evals/fixture.txt'), 'copied fixture');
+    const work = temps.make('ff-eval-work-');
+    const worldFile = join(dir, 'workspace/world.json');
+    const world = JSON.parse(readFileSync(worldFile, 'utf8')) as { agents: Array<Record<string, unknown>> };
+    world.agents[0]!['workDir'] = work;
+    writeFileSync(worldFile, JSON.stringify(world));
+    const run = await runCli(evalArgs(dir, ['--json']), KEY);
+    expect(run.code, describeRun(run)).toBe(10);
+    const json = JSON.parse(run.stdout) as Json;
+    expect(json.cases.map((c) => [c.id, c.status])).toEqual([['no-folder', 'failed'], ['with-setup', 'passed']]);
+    expect(json.cases[0]!.repeats[0]!.verdicts[0]).toMatchObject({ expectation: 'setup', pass: false, reason: expect.stringContaining('field setup.files needs a work folder, but agent "helper" has no workDir') });
+    expect(readFileSync(join(work, 'in/notes.txt'), 'utf8')).toBe('the notes');
+    expect(readFileSync(join(work, 'copy.txt'), 'utf8')).toBe('copied fixture');
+  }, cliBudget(1));
+
+  it('Ctrl+C interrupts the repeat in flight and starts no other: exit 8, what ran reported, the rest not run', async () => {
+    const dir = village({ 'answer-42.json': { ...passing, repeat: 3 } });
+    stub().respond((r) => (r.system.includes('(ID: helper)') ? reply.hang() : scriptVillage(r)));
+    const child = startCli(evalArgs(dir, ['--json']), KEY);
+    await stub().waitForCount(2); // the desk asked, the helper's call hangs
+    child.child.kill('SIGINT');
+    const run = await child.done;
+    expect(run.code, describeRun(run)).toBe(8);
+    const json = JSON.parse(run.stdout) as Json & { interrupted: boolean };
+    expect(json.interrupted).toBe(true);
+    expect(json.summary.repeats).toBe(1);
+    // The cut repeat failed (outcome interrupted), so minPassRate 1 can no longer be reached: failed, not undecided.
+    expect(json.cases[0]).toMatchObject({ status: 'failed', skipped: 'interrupted', passed: 0 });
+    expect(json.cases[0]!.repeats[0]!.verdicts.find((v) => v.expectation.startsWith('outcome'))?.reason).toBe('the delivery ended interrupted');
+    expect(existsSync(join(dir, 'eval-results'))).toBe(true);
+  }, cliBudget(1));
 });
