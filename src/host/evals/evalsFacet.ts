@@ -38,7 +38,12 @@ export interface EvalRunRequest {
 export interface EvalsApi {
   /** The case files as they are on disk now: parsed cases and the files that cannot be used. */
   list(): Promise<EvalCaseList>;
-  /** Runs the cases (one repeat at a time, each in a fresh conversation), saves the record on this machine, answers it. */
+  /**
+   * Runs the cases (one repeat at a time, each in a fresh conversation), saves the record on this machine, answers
+   * it. It takes the village over while it runs: every running agent is stopped before each repeat and the case's
+   * start set started, and the last repeat's conversation stays current afterwards (the GUI's current one is not
+   * restored).
+   */
   run(request: EvalRunRequest): Promise<EvalRunRecord & { file: string }>;
   /** Kept runs, newest first. */
   runs(limit?: number): Promise<EvalRunRecord[]>;
