@@ -110,6 +110,11 @@ export class AgentRuntime {
     return true;
   }
 
+  /** True while `handle` is this agent's current worker (a message or exit of an older one is stale). */
+  runs(handle: AgentHandle): boolean {
+    return this.handle === handle;
+  }
+
   /** Ends the current worker and everything in flight on it (idempotent; the runtime itself stays for a restart). */
   async destroy(): Promise<void> {
     const handle = this.handle;

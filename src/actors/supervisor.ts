@@ -1,7 +1,8 @@
 /**
- * The supervisor: on the main thread, one worker per started agent (ARCHITECTURE "Threads").
- * Owns the world snapshot, statuses, mailboxes (via the router), the event bus and the external gate;
- * applies the lifecycle of reference core.md §2.3 and the failure policy of STYLE 7.
+ * The supervisor: on the main thread, the registry of the village's agents (one AgentRuntime each, which owns its
+ * worker, mailbox, turn in flight, status, conversation view and settings) with the world snapshot, the event bus,
+ * the router and the external gate; applies the agent lifecycle (idle → starting → running → stopping → idle, failed)
+ * and the crash restart policy (restartPolicy.ts).
  */
 import type { PreparedAttachment } from '../core/attachments/attachmentFormat.js';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
@@ -162,8 +163,7 @@ export class Supervisor {
     let reaped = false;
     if (slot !== undefined && slot.handle !== null) {
       const hadError = slot.failedWith !== null;
-      await slot.handle.destroy({ kind: 'stopped' });
-      slot.handle = null;
+      await slot.destroy();
       reaped = true;
       this.diag.note('agent reaped', { agent: id, had_error: hadError });
     }
@@ -225,7 +225,7 @@ export class Supervisor {
     } catch (error) {
       throw workerCrashed(id, `failed while starting: ${toWire(error).message}`);
     }
-    if (slot.handle !== handle || slot.status !== 'starting') return;
+    if (!slot.runs(handle) || slot.status !== 'starting') return;
     this.setStatus(slot, 'running');
     this.diag.note('agent started', { agent: id, elapsed_ms: this.now() - t0, reaped });
     this.router.pump(slot);
@@ -244,8 +244,7 @@ export class Supervisor {
     handle.requestStop();
     // The in-flight turn may still finish while we wait; the exit (or the terminate past the bound) settles the rest.
     const joined = await handle.join(this.opts.joinTimeoutMs ?? JOIN_TIMEOUT_MS);
-    await handle.destroy({ kind: 'stopped' });
-    if (slot.handle === handle) slot.handle = null;
+    await slot.destroy();
     this.setStatus(slot, 'idle');
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
   }
@@ -414,8 +413,7 @@ export class Supervisor {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
         if (slot.status === 'running' || slot.status === 'starting') return this.stopAgent(slot.id);
-        await slot.handle?.destroy({ kind: 'stopped' });
-        slot.handle = null;
+        await slot.destroy();
       }),
     );
     this.router.replies.resolveAll({ text: '', state: 'no_answer' });
@@ -450,7 +448,7 @@ export class Supervisor {
   }
 
   private onWorkerMessage(slot: AgentRuntime, handle: AgentHandle, msg: FromWorker): void {
-    if (slot.handle !== handle) return;
+    if (!slot.runs(handle)) return;
     switch (msg.kind) {
       case 'event':
         this.bus.emit(msg.event);
@@ -469,7 +467,7 @@ export class Supervisor {
         return; // settled by the handle, never held
       case 'delegate':
         this.router.delegate(slot, msg, (result) => {
-          if (slot.handle === handle) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
+          if (slot.runs(handle)) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
         });
         return;
       case 'turnDone':
@@ -521,7 +519,7 @@ export class Supervisor {
    * its queue settle with no_answer; on a crash, what it asked is cut.
    */
   private releaseWorker(slot: AgentRuntime, handle: AgentHandle, reason: TeardownReason): void {
-    if (slot.handle !== handle) return;
+    if (!slot.runs(handle)) return;
     const env = slot.inFlight;
     if (env !== null) {
       if (reason.kind === 'crashed') {
@@ -536,7 +534,7 @@ export class Supervisor {
 
   private onWorkerExit(slot: AgentRuntime, handle: AgentHandle, exit: WorkerExit): void {
     void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
-    if (slot.handle !== handle || handle.exitExpected) return;
+    if (!slot.runs(handle) || handle.exitExpected) return;
     // A crash: only this agent fails (its handle's teardown already settled its waiters and cut what it asked).
     const error: ErrorPayload = toWire(workerCrashed(slot.id, exit.error?.message ?? `exit code ${exit.code}`));
     slot.failedWith = 'crash';
