@@ -13,7 +13,8 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { AgentHandle } from './agentHandle.js';
 import type { ReplyRoute, WorkerBatch } from './protocol.js';
-import type { AgentSlot, Envelope } from './types.js';
+import type { AgentRuntime } from './agentRuntime.js';
+import type { Envelope } from './types.js';
 
 /** Batches of one asker held until the answers they follow are recorded. */
 interface Hold {
@@ -23,7 +24,7 @@ interface Hold {
 }
 
 /** Replays a held batch through the supervisor's normal handling. */
-export type ReplayBatch = (slot: AgentSlot, handle: AgentHandle, batch: WorkerBatch) => void;
+export type ReplayBatch = (slot: AgentRuntime, handle: AgentHandle, batch: WorkerBatch) => void;
 
 /** One per supervisor. */
 export class DirectReplies {
@@ -35,7 +36,7 @@ export class DirectReplies {
   private readonly holds = new Map<string, Hold>();
 
   constructor(
-    private readonly slots: ReadonlyMap<string, AgentSlot>,
+    private readonly slots: ReadonlyMap<string, AgentRuntime>,
     private readonly replay: ReplayBatch,
   ) {}
 
@@ -43,7 +44,7 @@ export class DirectReplies {
    * The route for delivering `env` (an agent's ask) to `target` now, with the port to transfer on the first use of
    * a channel; undefined when the asker's worker is gone (the supervisor answers then).
    */
-  route(env: Envelope, target: AgentSlot): { route: ReplyRoute; transfer?: MessagePort[] } | undefined {
+  route(env: Envelope, target: AgentRuntime): { route: ReplyRoute; transfer?: MessagePort[] } | undefined {
     const asked = env.askedBy;
     const asker = asked === undefined ? undefined : this.slots.get(asked.agentId);
     if (asked === undefined || asker?.handle == null || !asker.handle.alive || target.handle === null) return undefined;
@@ -79,7 +80,7 @@ export class DirectReplies {
   }
 
   /** Gates one batch of `slot`'s worker: false when it must wait (kept here and replayed in order). */
-  admit(slot: AgentSlot, handle: AgentHandle, batch: WorkerBatch): boolean {
+  admit(slot: AgentRuntime, handle: AgentHandle, batch: WorkerBatch): boolean {
     const hold = this.holds.get(slot.id);
     if (hold !== undefined) {
       if (hold.handle === handle) {

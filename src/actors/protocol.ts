@@ -37,9 +37,11 @@ import type { AgentSpec, Language, ModelTemplate } from '../core/world/types.js'
  * (toolCall, reviewPlan, roomLogRead and interrupt with their answers leave this union). 6: usage (callUsage;
  * turnFailed carries the spend). 7: worker posts travel as batches (`WorkerBatch`), an ask's answer may come
  * straight from the target's worker (`peer`, `deliver.replyTo`, `DirectReply`), interrupts are plain messages again.
- * 8: Jev (init.jev: the helper model's settings and token).
+ * 8: Jev (init.jev: the helper model's settings and token). 9: the conversation lives on the main thread
+ * (agentRuntime.ts): `deliver.conversation` carries the history window and summary, init carries neither; `settings`
+ * changes a running worker's agent and template from its next turn.
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 /** How `planReview` waves are handled in this village run. */
 export type PlanReviewMode = 'ask' | 'bypass' | 'unavailable';
@@ -58,9 +60,6 @@ export interface InitMessage {
   backendMode: 'strict' | 'echoOnFailure';
   workspaceDir: string;
   runApproval: RunApprovalMode;
-  /** Restored history, oldest first (the worker keeps the last 8). */
-  history: Exchange[];
-  summary: string | null;
   /** Cost of the previous call (milli effective tokens); 0 after a fresh start. */
   lastCallMilli: number;
   /**
@@ -104,6 +103,24 @@ export interface DeliverMessage {
   context: RoomContext;
   /** Someone's `ask_*`/plan task waits for this turn: answer it on the direct channel too (directReplies.ts). */
   replyTo?: ReplyRoute;
+  /** The agent's conversation as of this delivery (its owner is the main thread's AgentRuntime). */
+  conversation: ConversationView;
+}
+
+/** The history window (oldest first) and newest summary a turn is sent. */
+export interface ConversationView {
+  history: Exchange[];
+  summary: string | null;
+}
+
+/** New agent settings (model template, tools, instructions…): the worker uses them from its next turn on. */
+export interface SettingsMessage {
+  kind: 'settings';
+  agent: AgentSpec;
+  template: ModelTemplate;
+  language: Language;
+  maxHops: number;
+  apiKey: string | null;
 }
 
 /** Where a delivered ask's answer goes straight back to the asking worker. */
@@ -151,7 +168,7 @@ export interface StopMessage {
 }
 
 /** Main → worker, data plane. */
-export type ToWorker = DeliverMessage | DelegateResultMessage | StopMessage | PeerMessage | InterruptMessage;
+export type ToWorker = DeliverMessage | DelegateResultMessage | StopMessage | PeerMessage | InterruptMessage | SettingsMessage;
 
 /** Worker → main on parentPort, answering `init`. */
 export interface ReadyMessage {

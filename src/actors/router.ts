@@ -28,13 +28,14 @@ import { MessageLog } from './messageLog.js';
 import type { DelegateMessage, TurnDoneMessage, TurnFailedMessage } from './protocol.js';
 import type { SupervisorRecorder } from './recorder.js';
 import { ReplyTable } from './replyTable.js';
-import type { AgentSlot, Envelope } from './types.js';
+import type { AgentRuntime } from './agentRuntime.js';
+import type { Envelope } from './types.js';
 import { agentNotRunning, mailboxFull } from '../core/errors/runtimeErrors.js';
 
 /** What the router needs from its owner. */
 export interface RouterContext {
   world(): World;
-  slots: Map<string, AgentSlot>;
+  slots: Map<string, AgentRuntime>;
   recorder: SupervisorRecorder;
   diag: DiagSink;
   emit(event: CoreEvent): void;
@@ -50,8 +51,6 @@ export class Router {
   readonly replies = new ReplyTable();
   readonly log = new MessageLog();
   readonly chains = new ChainLedger();
-  /** Per agent, the worker turn number of its newest recorded exchange (the fold boundary of a summary). */
-  readonly recordedTurnSeq = new Map<string, number>();
 
   constructor(private readonly ctx: RouterContext) {}
 
@@ -95,7 +94,7 @@ export class Router {
   }
 
   /** Hands the next queued envelope to an idle, ready worker; a cut envelope goes out folded. */
-  pump(slot: AgentSlot): void {
+  pump(slot: AgentRuntime): void {
     if (slot.status !== 'running' || slot.inFlight !== null || slot.handle === null || slot.mailbox === null) return;
     const env = slot.mailbox.take();
     if (env === undefined) return;
@@ -121,6 +120,7 @@ export class Router {
       budget: env.pool?.shared ?? null,
       folded: this.tree.isCut(env.id),
       context: this.roomContext(slot.id, roster.length > 0),
+      conversation: slot.conversation(),
       ...(direct === undefined ? {} : { replyTo: direct.route }),
     }, direct?.transfer);
   }
@@ -161,7 +161,7 @@ export class Router {
   }
 
   /** Routes an `ask_*` / plan task from a worker; `answer` posts the DeliveryResult back to it. */
-  delegate(asker: AgentSlot, msg: DelegateMessage, post: (result: DeliveryResult) => void): void {
+  delegate(asker: AgentRuntime, msg: DelegateMessage, post: (result: DeliveryResult) => void): void {
     const parent = asker.inFlight;
     const language = this.ctx.world().language;
     const answer = (r: DeliveryResult): void => post(forAsker(r, language));
@@ -193,13 +193,13 @@ export class Router {
   }
 
   /** A turn ended: record the exchange and turn, then route the outcome. Clears `inFlight`. */
-  turnDone(slot: AgentSlot, env: Envelope, msg: TurnDoneMessage): void {
+  turnDone(slot: AgentRuntime, env: Envelope, msg: TurnDoneMessage): void {
     const r = msg.result;
     const world = this.ctx.world();
     const answeredDirectly = this.ctx.direct?.answeredDirectly(env.id) === true;
     this.finish(slot, env);
     this.ctx.recorder.appendExchange(slot.id, r.exchange);
-    this.recordedTurnSeq.set(slot.id, msg.turnSeq);
+    slot.recordExchange(r.exchange, msg.turnSeq);
     for (const original of r.toolOriginals ?? []) this.ctx.recorder.appendToolOriginal?.(slot.id, original);
     this.ctx.recorder.appendTurn({
       agentId: slot.id,
@@ -267,9 +267,9 @@ export class Router {
   }
 
   /** A turn failed with a coded error: its history note and its turn record (stop failed, what its calls cost). */
-  recordFailedTurn(slot: AgentSlot, env: Envelope, msg: TurnFailedMessage): void {
+  recordFailedTurn(slot: AgentRuntime, env: Envelope, msg: TurnFailedMessage): void {
     this.ctx.recorder.appendExchange(slot.id, msg.exchange);
-    this.recordedTurnSeq.set(slot.id, msg.turnSeq);
+    slot.recordExchange(msg.exchange, msg.turnSeq);
     this.ctx.recorder.appendTurn({
       agentId: slot.id,
       tsMs: this.ctx.now() - msg.elapsedMs,
@@ -290,7 +290,7 @@ export class Router {
   }
 
   /** Ends the in-flight envelope of `slot` (done, folded, failed). */
-  finish(slot: AgentSlot, env: Envelope): void {
+  finish(slot: AgentRuntime, env: Envelope): void {
     if (slot.inFlight === env) slot.inFlight = null;
     this.ctx.direct?.finished(env.id);
     this.tree.remove(env.id);
@@ -298,7 +298,7 @@ export class Router {
   }
 
   /** Resolves every queued envelope's waiter with `result` (stop, crash) and empties the mailbox. */
-  dropQueued(slot: AgentSlot, result: DeliveryResult): void {
+  dropQueued(slot: AgentRuntime, result: DeliveryResult): void {
     for (const env of slot.mailbox?.drain() ?? []) {
       this.replies.resolve(env.id, result);
       this.tree.remove(env.id);

@@ -1,6 +1,7 @@
 /**
  * The "summarize and continue" call between the main thread and an agent worker (types only): the worker runs
- * one no-tools call with its own backend and folds its in-memory history up to a turn of its own numbering.
+ * one no-tools call with its own backend over the exchanges it is given; folding the window is the main thread's
+ * (agentRuntime.ts owns the conversation).
  */
 import type { ErrorPayload } from '../core/errors.js';
 import type { CallRecord } from '../core/sessions/records.js';
@@ -8,9 +9,9 @@ import type { Exchange } from '../core/turn/ports.js';
 
 /** What to summarize. */
 export interface SummaryCallRequest {
-  /** The exchanges to fold, read from the session store; null = the worker's own history window (no store). */
+  /** The exchanges to fold, read from the session store; null = the agent's own history window (no store). */
   history: Exchange[] | null;
-  /** The summary being replaced (with `history`); null with a null history = the worker's own. */
+  /** The summary being replaced (with `history`); null with a null history = the agent's own. */
   previous: string | null;
   /** The worker's turn number of the newest exchange recorded before the boundary: turns up to it are folded. */
   throughTurnSeq: number;

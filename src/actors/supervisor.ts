@@ -1,16 +1,18 @@
 /**
- * The supervisor: on the main thread, one worker per started agent (ARCHITECTURE "Threads").
- * Owns the world snapshot, statuses, mailboxes (via the router), the event bus and the external gate;
- * applies the lifecycle of reference core.md §2.3 and the failure policy of STYLE 7.
+ * The supervisor: on the main thread, the registry of the village's agents (one AgentRuntime each, which owns its
+ * worker, mailbox, turn in flight, status, conversation view and settings) with the world snapshot, the event bus,
+ * the router and the external gate; applies the agent lifecycle (idle → starting → running → stopping → idle, failed)
+ * and the crash restart policy (restartPolicy.ts).
  */
 import type { PreparedAttachment } from '../core/attachments/attachmentFormat.js';
 import { nullDiagSink, type DiagSink } from '../core/diag.js';
 import { isFuseforksError, stopsTheAgent, toWire, type ErrorPayload } from '../core/errors.js';
-import { assertNever, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
+import { assertNever, type AgentMessage, type AgentStatus, type CoreEvent, type Endpoint } from '../core/events.js';
 import type { ToolSpec } from '../core/tools/contract.js';
-import type { DeliveryResult, Exchange, PromptMaterial } from '../core/turn/ports.js';
+import type { DeliveryResult, PromptMaterial } from '../core/turn/ports.js';
 import type { World } from '../core/world/types.js';
 import { AgentHandle, type TeardownReason, type WorkerExit } from './agentHandle.js';
+import { AgentRuntime, type AgentSettings, type ConversationRestore } from './agentRuntime.js';
 import { EventBus } from './eventBus.js';
 import { ExternalQueue, type ExternalTicket } from './externalQueue.js';
 import { externalClientName, statusNotice } from './labels.js';
@@ -29,7 +31,7 @@ import { nullRecorder } from './recorder.js';
 import type { ExternalAskOptions, ExternalOutcome, SupervisorOptions } from './supervisorOptions.js';
 import { decideRestart, pruneRestarts } from './restartPolicy.js';
 import { Router } from './router.js';
-import type { AgentSlot } from './types.js';
+
 import { agentWorkerUrl } from './workerUrl.js';
 import { workerCrashed } from './workerErrors.js';
 import { agentAlreadyRunning, agentNotRunning, receptionNotRunning, receptionUnset } from '../core/errors/runtimeErrors.js';
@@ -53,7 +55,7 @@ const EMPTY_MATERIAL: PromptMaterial = { ordinance: '', construct: '', skill: ''
 export class Supervisor {
   readonly bus: EventBus;
   private world: World;
-  private readonly slots = new Map<string, AgentSlot>();
+  private readonly slots = new Map<string, AgentRuntime>();
   /** Asks answered straight from the target's worker (the supervisor still routes, records and cuts). */
   private readonly direct = new DirectReplies(this.slots, (slot, handle, batch) => {
     if (!this.direct.admit(slot, handle, batch)) return;
@@ -94,9 +96,37 @@ export class Supervisor {
     });
   }
 
-  /** Replaces the world snapshot (topology edits); running workers keep their spec until restarted. */
+  /**
+   * Replaces the world snapshot (topology and template edits). A running agent whose spec or model template changed
+   * is sent its new settings: they apply from its next turn (one in flight ends on the old ones).
+   */
   setWorld(world: World): void {
     this.world = world;
+    for (const runtime of this.slots.values()) {
+      const settings = this.settingsOf(runtime.id);
+      if (settings === null || !runtime.settingsChanged(settings)) continue;
+      const apiKey = this.opts.apiKeyFor?.(settings.template) ?? null;
+      runtime.handle?.post({ kind: 'settings', ...settings, apiKey });
+      this.diag.note('agent settings sent', { agent: runtime.id, template: settings.template.id });
+    }
+  }
+
+  /**
+   * Another conversation becomes current (new, opened, a "fresh" schedule): the message ring holds only its tail and
+   * every agent's view, running or not, becomes its own (`restore`; empty for a new conversation).
+   */
+  switchConversation(restore: (agentId: string) => ConversationRestore, logTail: readonly AgentMessage[]): void {
+    this.router.log.clear();
+    for (const message of logTail) this.router.log.push(message);
+    for (const runtime of this.slots.values()) runtime.replaceConversation(restore(runtime.id));
+  }
+
+  /** The agent's spec and template as the current world has them (null when either is gone). */
+  private settingsOf(id: string): AgentSettings | null {
+    const agent = this.world.agents.find((a) => a.id === id);
+    const template = this.world.modelTemplates.find((t) => t.id === agent?.modelTemplateId);
+    if (agent === undefined || template === undefined) return null;
+    return { agent, template, language: this.world.language, maxHops: this.world.maxHops };
   }
 
   /** The current world snapshot (host and GUI read it; never mutate it). */
@@ -133,14 +163,12 @@ export class Supervisor {
     let reaped = false;
     if (slot !== undefined && slot.handle !== null) {
       const hadError = slot.failedWith !== null;
-      await slot.handle.destroy({ kind: 'stopped' });
-      slot.handle = null;
+      await slot.destroy();
       reaped = true;
       this.diag.note('agent reaped', { agent: id, had_error: hadError });
     }
-    const s: AgentSlot = slot ?? {
-      id, status: 'idle', handle: null, mailbox: null, inFlight: null, startedAtMs: 0, failedWith: null, restartsAtMs: [],
-    };
+    // The first start reads the current conversation; a restart keeps the view as it stands (appends included).
+    const s: AgentRuntime = slot ?? new AgentRuntime(id, this.opts.restore?.(id) ?? { history: [], summary: null });
     slot = s;
     this.slots.set(id, s);
     slot.failedWith = null;
@@ -149,8 +177,7 @@ export class Supervisor {
     slot.mailbox = new Mailbox(this.opts.mailboxCapacity ?? MAILBOX_CAPACITY);
     slot.startedAtMs = t0;
     // A new worker numbers its turns from 1 again.
-    this.router.recordedTurnSeq.delete(id);
-    const restored = this.opts.restore?.(id) ?? { history: [], summary: null };
+    slot.beginWorker({ agent: spec, template, language: this.world.language, maxHops: this.world.maxHops });
     let externalTools: ToolSpec[] = [];
     if (this.opts.externalTools !== undefined) {
       await this.opts.externalTools.openAgent(id);
@@ -176,8 +203,6 @@ export class Supervisor {
         backendMode: this.opts.backendMode ?? 'strict',
         workspaceDir: this.opts.workspaceDir,
         runApproval: this.opts.runApproval ?? 'required',
-        history: restored.history,
-        summary: restored.summary,
         lastCallMilli: 0,
         planReview: this.opts.planReview ?? 'unavailable',
         externalTools,
@@ -200,7 +225,7 @@ export class Supervisor {
     } catch (error) {
       throw workerCrashed(id, `failed while starting: ${toWire(error).message}`);
     }
-    if (slot.handle !== handle || slot.status !== 'starting') return;
+    if (!slot.runs(handle) || slot.status !== 'starting') return;
     this.setStatus(slot, 'running');
     this.diag.note('agent started', { agent: id, elapsed_ms: this.now() - t0, reaped });
     this.router.pump(slot);
@@ -219,8 +244,7 @@ export class Supervisor {
     handle.requestStop();
     // The in-flight turn may still finish while we wait; the exit (or the terminate past the bound) settles the rest.
     const joined = await handle.join(this.opts.joinTimeoutMs ?? JOIN_TIMEOUT_MS);
-    await handle.destroy({ kind: 'stopped' });
-    if (slot.handle === handle) slot.handle = null;
+    await slot.destroy();
     this.setStatus(slot, 'idle');
     this.diag.note('agent stopped', { agent: id, elapsed_ms: this.now() - slot.startedAtMs, joined });
   }
@@ -279,7 +303,7 @@ export class Supervisor {
 
   /** The worker turn number of `agentId`'s newest recorded exchange (0: none since it started). */
   summaryBoundary(agentId: string): number {
-    return this.router.recordedTurnSeq.get(agentId) ?? 0;
+    return this.slots.get(agentId)?.recordedTurnSeq ?? 0;
   }
 
   /**
@@ -291,7 +315,12 @@ export class Supervisor {
     if (slot === undefined || slot.status !== 'running' || slot.handle === null) {
       throw agentNotRunning(agentId, 'summarize');
     }
-    const reply = await slot.handle.summarize(request);
+    // Without a store's exchanges the call reads the agent's own window up to the boundary.
+    const own = slot.foldInput(request.throughTurnSeq);
+    const reply = await slot.handle.summarize(
+      request.history === null ? { ...request, history: [...own.history], previous: own.summary } : request,
+    );
+    if (reply.kind === 'done' && reply.folded) slot.foldSummary(reply.text, request.throughTurnSeq);
     if (reply.kind !== 'nothing' && reply.call !== null) {
       (this.opts.recorder ?? nullRecorder).appendCall(reply.call);
       const tally = new SpendLedger();
@@ -384,8 +413,7 @@ export class Supervisor {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
         if (slot.status === 'running' || slot.status === 'starting') return this.stopAgent(slot.id);
-        await slot.handle?.destroy({ kind: 'stopped' });
-        slot.handle = null;
+        await slot.destroy();
       }),
     );
     this.router.replies.resolveAll({ text: '', state: 'no_answer' });
@@ -409,7 +437,7 @@ export class Supervisor {
     return Promise.all(acks).then(() => undefined);
   }
 
-  private setStatus(slot: AgentSlot, status: AgentStatus): void {
+  private setStatus(slot: AgentRuntime, status: AgentStatus): void {
     const prev = slot.status;
     if (prev === status) return;
     slot.status = status;
@@ -419,8 +447,8 @@ export class Supervisor {
     if (line !== null) this.router.notice(line);
   }
 
-  private onWorkerMessage(slot: AgentSlot, handle: AgentHandle, msg: FromWorker): void {
-    if (slot.handle !== handle) return;
+  private onWorkerMessage(slot: AgentRuntime, handle: AgentHandle, msg: FromWorker): void {
+    if (!slot.runs(handle)) return;
     switch (msg.kind) {
       case 'event':
         this.bus.emit(msg.event);
@@ -439,7 +467,7 @@ export class Supervisor {
         return; // settled by the handle, never held
       case 'delegate':
         this.router.delegate(slot, msg, (result) => {
-          if (slot.handle === handle) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
+          if (slot.runs(handle)) handle.post({ kind: 'delegateResult', requestId: msg.requestId, result });
         });
         return;
       case 'turnDone':
@@ -467,7 +495,7 @@ export class Supervisor {
     }
   }
 
-  private onTurnFailed(slot: AgentSlot, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload): void {
+  private onTurnFailed(slot: AgentRuntime, handle: AgentHandle, envId: string, hop: number, error: ErrorPayload): void {
     const fatal = stopsTheAgent(error);
     if (slot.inFlight !== null) this.router.finish(slot, slot.inFlight);
     this.diag.note('turn failed', { agent: slot.id, hop, code: error.code, fatal, message: error.message }, 'warn');
@@ -481,7 +509,7 @@ export class Supervisor {
   }
 
   /** No more deliveries to `slot`: its queued envelopes' waiters get no_answer. */
-  private closeMailbox(slot: AgentSlot): void {
+  private closeMailbox(slot: AgentRuntime): void {
     this.router.dropQueued(slot, { text: '', state: 'no_answer' });
     slot.mailbox = null;
   }
@@ -490,8 +518,8 @@ export class Supervisor {
    * Routing's part of a worker's teardown (called once, from its handle's `destroy`): the envelope it handled and
    * its queue settle with no_answer; on a crash, what it asked is cut.
    */
-  private releaseWorker(slot: AgentSlot, handle: AgentHandle, reason: TeardownReason): void {
-    if (slot.handle !== handle) return;
+  private releaseWorker(slot: AgentRuntime, handle: AgentHandle, reason: TeardownReason): void {
+    if (!slot.runs(handle)) return;
     const env = slot.inFlight;
     if (env !== null) {
       if (reason.kind === 'crashed') {
@@ -504,9 +532,9 @@ export class Supervisor {
     this.closeMailbox(slot);
   }
 
-  private onWorkerExit(slot: AgentSlot, handle: AgentHandle, exit: WorkerExit): void {
+  private onWorkerExit(slot: AgentRuntime, handle: AgentHandle, exit: WorkerExit): void {
     void this.opts.externalTools?.closeAgent(slot.id).catch(() => undefined);
-    if (slot.handle !== handle || handle.exitExpected) return;
+    if (!slot.runs(handle) || handle.exitExpected) return;
     // A crash: only this agent fails (its handle's teardown already settled its waiters and cut what it asked).
     const error: ErrorPayload = toWire(workerCrashed(slot.id, exit.error?.message ?? `exit code ${exit.code}`));
     slot.failedWith = 'crash';
@@ -515,7 +543,7 @@ export class Supervisor {
     this.maybeRestart(slot, exit.wasReady);
   }
 
-  private maybeRestart(slot: AgentSlot, wasReady: boolean): void {
+  private maybeRestart(slot: AgentRuntime, wasReady: boolean): void {
     const nowMs = this.now();
     slot.restartsAtMs = pruneRestarts(slot.restartsAtMs, nowMs);
     const decision = decideRestart({

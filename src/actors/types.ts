@@ -1,12 +1,10 @@
 /**
- * Main-thread shapes of the actor layer (types only): an envelope in a mailbox and the supervisor's slot
- * for one agent.
+ * Main-thread shapes of the actor layer (types only): an envelope in a mailbox (one agent's state is its
+ * AgentRuntime, agentRuntime.ts).
  */
 import type { BudgetPool } from '../core/budget/budgetPool.js';
-import type { AgentStatus, Endpoint } from '../core/events.js';
+import type { Endpoint } from '../core/events.js';
 import type { PromptAttachment } from '../core/llm/canonical.js';
-import type { AgentHandle } from './agentHandle.js';
-import type { Mailbox } from './mailbox.js';
 
 /** One delivered message waiting for (or being handled by) an agent. */
 export interface Envelope {
@@ -29,23 +27,4 @@ export interface Envelope {
   rootId: string;
   /** An agent's `ask_*`/plan task: who waits, and its request id (the answer may go straight back, directReplies.ts). */
   askedBy?: { agentId: string; requestId: number };
-}
-
-/**
- * The supervisor's record of one agent across its workers: status, mailbox and the envelope in flight (routing's
- * view). Everything in flight on the current worker, and its teardown, belongs to `handle` (agentHandle.ts).
- */
-export interface AgentSlot {
-  id: string;
-  status: AgentStatus;
-  handle: AgentHandle | null;
-  /** Present ⇔ deliverable ("running" in the routing sense, including `starting`). */
-  mailbox: Mailbox<Envelope> | null;
-  /** The one envelope the worker handles now (≤1 per agent). */
-  inFlight: Envelope | null;
-  startedAtMs: number;
-  /** The last failure, until the agent is started again. */
-  failedWith: 'crash' | 'fatal_llm' | null;
-  /** Epoch ms of crash restarts inside the policy window. */
-  restartsAtMs: number[];
 }

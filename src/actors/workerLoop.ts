@@ -1,6 +1,7 @@
 /**
- * The agent side of the actor: holds this agent's history, lastCallMilli and turnSeq, handles one envelope
- * at a time, and turns engine results into `FromWorker` messages. Independent of `worker_threads` globals so
+ * The agent side of the actor: holds this agent's lastCallMilli and turnSeq (its conversation comes with each
+ * delivery, agentRuntime.ts owns it), handles one envelope at a time, and turns engine results into `FromWorker`
+ * messages. Independent of `worker_threads` globals so
  * the protocol can be tested over an in-thread MessageChannel pair (STYLE 13).
  *
  * Lean by rule: no zod, pino, lmdb or MCP SDK is reachable from here (test/actors/workerImports.test.ts).
@@ -41,6 +42,7 @@ import {
   type DirectReply,
   type FromWorker,
   type InitMessage,
+  type SettingsMessage,
   type ToWorker,
   type WorkerBatch,
 } from './protocol.js';
@@ -50,9 +52,6 @@ import { runSummaryCall } from './workerSummary.js';
 
 /** What a main-thread tool answers when the turn was interrupted while it ran. */
 const INTERRUPTED_REPLY: ToolReply = { body: 'interrupted', ok: false };
-
-/** History window kept in the worker (exchanges). */
-export const HISTORY_WINDOW = 8;
 
 /** What the worker entry plugs in: the engine, the backend/tool factories and the budget view. */
 export interface WorkerEnv {
@@ -119,10 +118,10 @@ interface Current {
 
 class AgentActor {
   private readonly port: MessagePort;
-  /** The history window, each exchange tagged with the worker turn that made it (0 = restored at start). */
-  private readonly history: Array<Exchange & { turnSeq: number }>;
-  /** The newest summary of the folded history (restored at start, replaced by "summarize and continue"). */
-  private summary: string | null;
+  /** The settings turns run with: `init`'s, then each `settings` message's from the next turn on. */
+  private init: InitMessage;
+  /** Settings that arrived during a turn: they apply when the next one starts. */
+  private pendingSettings: SettingsMessage | null = null;
   private lastCallMilli: number;
   private turnSeq = 0;
   private current: Current | null = null;
@@ -150,13 +149,12 @@ class AgentActor {
   private readonly deltas: DeltaCoalescer;
 
   constructor(
-    private readonly init: InitMessage,
+    init: InitMessage,
     private readonly env: WorkerEnv,
   ) {
+    this.init = init;
     this.port = init.port;
     this.main = remoteOn<MainSide>(init.port);
-    this.history = init.history.slice(-HISTORY_WINDOW).map((e) => ({ ...e, turnSeq: 0 }));
-    this.summary = init.summary;
     this.lastCallMilli = init.lastCallMilli;
     this.planIds = new Int32Array(init.planIds);
     this.diag = { note: (kind, fields, level) => this.note(kind, fields, level) };
@@ -177,10 +175,7 @@ class AgentActor {
     exposeOn(this.port, side);
   }
 
-  /**
-   * One summary call on this agent's backend, then the fold: the summary replaces the previous one and the history
-   * entries of turns up to `throughTurnSeq` leave the window (later turns, including one in flight, stay).
-   */
+  /** One summary call on this agent's backend over the exchanges given (the main thread folds its window). */
   private async summarize(request: SummaryCallRequest): Promise<SummaryCallReply> {
     let backend: LlmBackend;
     try {
@@ -188,16 +183,16 @@ class AgentActor {
     } catch (error) {
       return { kind: 'failed', error: toWire(error), call: null };
     }
-    const own = request.history === null;
-    const history = own ? this.history.filter((e) => e.turnSeq <= request.throughTurnSeq) : request.history;
-    const previous = own ? this.summary : request.previous;
-    const reply = await runSummaryCall(this.init, backend, previous, history ?? [], () => this.env.now());
-    if (reply.kind === 'done' && reply.folded) {
-      this.summary = reply.text;
-      const kept = this.history.filter((e) => e.turnSeq > request.throughTurnSeq);
-      this.history.splice(0, this.history.length, ...kept);
-    }
-    return reply;
+    return runSummaryCall(this.init, backend, request.previous, request.history ?? [], () => this.env.now());
+  }
+
+  /** New settings apply between turns: the backend and tools are made again from them at the next use. */
+  private applySettings(next: SettingsMessage): void {
+    const prev = this.init;
+    this.init = { ...prev, agent: next.agent, template: next.template, language: next.language, maxHops: next.maxHops, apiKey: next.apiKey };
+    if (JSON.stringify(prev.template) !== JSON.stringify(next.template) || prev.apiKey !== next.apiKey) this.backend = null;
+    if (JSON.stringify(prev.agent) !== JSON.stringify(next.agent) || prev.language !== next.language) this.tools = null;
+    this.note('settings applied', { agent: next.agent.id, template: next.template.id });
   }
 
   /** The backend, made on first use (a config error then fails that use, not the boot). */
@@ -276,6 +271,10 @@ class AgentActor {
       case 'peer':
         this.listenPeer(msg.port);
         return;
+      case 'settings':
+        if (this.current === null) this.applySettings(msg);
+        else this.pendingSettings = msg;
+        return;
       case 'stop':
         this.stopping = true;
         if (this.current === null) this.close();
@@ -343,6 +342,10 @@ class AgentActor {
       this.post({ kind: 'turnFolded', envelopeId: msg.envelopeId }, true);
       return;
     }
+    if (this.pendingSettings !== null) {
+      this.applySettings(this.pendingSettings);
+      this.pendingSettings = null;
+    }
     const controller = new AbortController();
     const seq = ++this.turnSeq;
     const current: Current = { envelopeId: msg.envelopeId, controller, seq, startedMs: this.env.now(), tally: new SpendLedger(), calls: 0 };
@@ -351,7 +354,6 @@ class AgentActor {
     let outcome: FromWorker;
     try {
       const result = await this.turn(msg, seq, controller.signal);
-      this.pushHistory(result.exchange, seq);
       this.lastCallMilli = result.lastCallMilli;
       outcome = { kind: 'turnDone', envelopeId: msg.envelopeId, turnSeq: seq, result, backend: this.backend?.name ?? '-' };
     } catch (error) {
@@ -364,7 +366,6 @@ class AgentActor {
       // Coded errors (LLM failures, config) are outcomes of this turn; anything else is a bug → crash.
       if (!isFuseforksError(error) || error.code === 'BUG') throw error;
       const exchange: Exchange = { sent: msg.envelope.content, replied: `(failed: ${error.code})` };
-      this.pushHistory(exchange, seq);
       outcome = {
         kind: 'turnFailed',
         envelopeId: msg.envelopeId,
@@ -395,7 +396,6 @@ class AgentActor {
   private interruptedFallback(msg: DeliverMessage, seq: number): FromWorker {
     const agentId = this.init.agent.id;
     const replied = '(interrupted)';
-    this.pushHistory({ sent: msg.envelope.content, replied }, seq);
     this.note('turn interrupted', { agent: agentId, seq, hop: msg.envelope.hop, rounds: 0, elapsed_ms: -1 });
     this.emit({ type: 'turnInterrupted', agentId, turnSeq: seq });
     const spend = { prompt: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, completion: 0, reasoning: 0, effectiveMilli: 0 };
@@ -424,8 +424,8 @@ class AgentActor {
       roster: msg.roster,
       maxHops: this.init.maxHops,
       material: msg.material,
-      history: this.history.map(({ sent, replied }) => ({ sent, replied })),
-      summary: this.summary,
+      history: msg.conversation.history,
+      summary: msg.conversation.summary,
       envelope: msg.envelope,
       turnSeq: seq,
       lastCallMilli: this.lastCallMilli,
@@ -542,11 +542,6 @@ class AgentActor {
   private emit(event: CoreEvent): void {
     this.deltas.flush();
     this.post({ kind: 'event', event });
-  }
-
-  private pushHistory(exchange: Exchange, turnSeq: number): void {
-    this.history.push({ ...exchange, turnSeq });
-    if (this.history.length > HISTORY_WINDOW) this.history.splice(0, this.history.length - HISTORY_WINDOW);
   }
 }
 

@@ -118,7 +118,9 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     bootMark('lmdb open');
     const supervisorRef: { current: Supervisor | null } = { current: null };
     const emit = (event: Parameters<Supervisor['bus']['emit']>[0]): void => supervisorRef.current?.bus.emit(event);
-    const sessions = new HostSessions(opened.store, log, emit);
+    const sessions = new HostSessions(opened.store, log, emit, (restoreFor, logTail) =>
+      supervisorRef.current?.switchConversation(restoreFor, logTail),
+    );
     band.sessionOpened(await sessions.openAtBoot(options.session ?? 'latest', new Set(world.agents.map((a) => a.id))));
     bootMark('session opened');
     await collectAttachments(v.workspace, Date.now(), log);

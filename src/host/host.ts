@@ -268,7 +268,7 @@ export class Host implements HostApi {
     return this.#summaries.summarize(agentIds);
   }
 
-  /** A new, empty conversation becomes current (agents started afterwards begin without history). */
+  /** A new, empty conversation becomes current: every agent, running or not, continues without history. */
   newSession(): Promise<string | null> {
     return this.#sessionState.newSession(this.agentIds());
   }
@@ -280,7 +280,7 @@ export class Host implements HostApi {
 
   /**
    * Makes an older conversation current (SESSION_NOT_FOUND; SESSION_SWITCH_BLOCKED while any turn is in flight).
-   * Agents started afterwards begin with its histories; agents already running keep the history they have.
+   * Every agent, running or not, continues from its histories and summaries; the message list becomes its own.
    */
   async openSession(id: string): Promise<string | null> {
     const inFlight = this.#supervisor.turnsInFlight().length;

@@ -1,8 +1,10 @@
 /**
  * The host's view of conversations: which session is current, and the per-agent histories restored from it
- * (from `exchange` records only, via the store's restore fold). Agent start reads from here, so starting an
- * agent never wipes its history; switching sessions replaces what agents started afterwards receive.
+ * (from `exchange` records only, via the store's restore fold). An agent's first start reads from here; switching
+ * sessions replaces every agent's conversation, running or not, and the message ring (`switched`, the supervisor's
+ * `switchConversation`) before `conversationCleared` and `sessionSwitched` go out.
  */
+import type { AgentMessage } from '../core/events.js';
 import type { DiagSink } from '../core/diag.js';
 import type { CoreEvent } from '../core/events.js';
 import type { RestoredSession } from '../core/sessions/restoreFold.js';
@@ -16,6 +18,9 @@ export interface AgentRestore {
   summary: string | null;
 }
 
+/** Hands a switched-to conversation to the running village: each agent's restore, and the tail of its messages. */
+export type ConversationSwitch = (restoreFor: (agentId: string) => AgentRestore, logTail: readonly AgentMessage[]) => void;
+
 /** Which session a boot opens: the latest (GUI, serve, `ask --continue-session`) or a new one (`ask`). */
 export type BootSession = 'latest' | 'new';
 
@@ -28,6 +33,7 @@ export class HostSessions {
     readonly store: SessionStore | null,
     private readonly diag: DiagSink,
     private readonly emit: (event: CoreEvent) => void,
+    private readonly switched: ConversationSwitch = () => undefined,
   ) {}
 
   /** The current session id, or null without a store. */
@@ -63,9 +69,9 @@ export class HostSessions {
   }
 
   /**
-   * Makes an existing session current (SESSION_NOT_FOUND from the store). Agents started afterwards restore from
-   * it; running agents keep their in-memory history (the host refuses a switch while turns are in flight).
-   * Opening the current session is a no-op without events.
+   * Makes an existing session current (SESSION_NOT_FOUND from the store): every agent, running or not, continues
+   * its conversation from it (the host refuses a switch while turns are in flight). Opening the current session is
+   * a no-op without events.
    */
   async openSession(id: string, agentIds: ReadonlySet<string>): Promise<string | null> {
     if (this.store === null) return null;
@@ -116,6 +122,8 @@ export class HostSessions {
   }
 
   private announce(sessionId: string): void {
+    // The original's order: log and histories replaced, then conversationCleared, then sessionSwitched.
+    this.switched((agentId) => this.restoreFor(agentId), this.restored?.logTail ?? []);
     this.emit({ type: 'conversationCleared' });
     this.emit({ type: 'sessionSwitched', sessionId });
   }

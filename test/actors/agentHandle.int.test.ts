@@ -37,7 +37,7 @@ function spawn(planReview: 'ask' | 'unavailable' = 'unavailable'): Spawned {
     SCRIPTED_WORKER,
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en', maxHops: 8,
-      apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required', history: [], summary: null,
+      apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
       lastCallMilli: 0, planReview, externalTools: [], planIds: new SharedArrayBuffer(4), jev: null, loadEngineAtStart: false,
     },
     { onMessage: (m) => inbox.push(m), onExit: (e) => exits.push(e), release: (r) => releases.push(r), mainSide },
@@ -49,7 +49,7 @@ function spawn(planReview: 'ask' | 'unavailable' = 'unavailable'): Spawned {
 function deliver(handle: AgentHandle, content: string): void {
   handle.post({
     kind: 'deliver', envelopeId: 'e1', roster: [], material: { ordinance: '', construct: '', skill: '', memory: '' },
-    budget: null, folded: false, context: { roomLog: null, presence: null },
+    budget: null, folded: false, context: { roomLog: null, presence: null }, conversation: { history: [], summary: null },
     envelope: { from: { kind: 'user' }, fromLabel: 'User', content, hop: 0, awaitingReply: false },
   });
 }

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { AgentHandle } from '../../src/actors/agentHandle.js';
 import { DirectReplies } from '../../src/actors/directReplies.js';
 import type { ToWorker, WorkerBatch } from '../../src/actors/protocol.js';
-import type { AgentSlot, Envelope } from '../../src/actors/types.js';
+import { AgentRuntime } from '../../src/actors/agentRuntime.js';
+import type { Envelope } from '../../src/actors/types.js';
 
 function fakeHandle(): AgentHandle & { posted: ToWorker[] } {
   const posted: ToWorker[] = [];
@@ -23,8 +24,11 @@ function fakeHandle(): AgentHandle & { posted: ToWorker[] } {
   return handle as unknown as AgentHandle & { posted: ToWorker[] };
 }
 
-function slot(id: string, handle: AgentHandle | null): AgentSlot {
-  return { id, status: 'running', handle, mailbox: null, inFlight: null, startedAtMs: 0, failedWith: null, restartsAtMs: [] };
+function slot(id: string, handle: AgentHandle | null): AgentRuntime {
+  const runtime = new AgentRuntime(id, { history: [], summary: null });
+  runtime.status = 'running';
+  runtime.handle = handle;
+  return runtime;
 }
 
 function asked(id: string, asker: string, requestId: number): Envelope {
@@ -48,8 +52,8 @@ function setup() {
 describe('direct reply channels', () => {
   it('hands the asker one channel per target worker, and the target its end on the first delivery only', () => {
     const { a, slots, direct } = setup();
-    const first = direct.route(asked('e1', 'A', 1), slots.get('B') as AgentSlot);
-    const second = direct.route(asked('e2', 'A', 2), slots.get('B') as AgentSlot);
+    const first = direct.route(asked('e1', 'A', 1), slots.get('B') as AgentRuntime);
+    const second = direct.route(asked('e2', 'A', 2), slots.get('B') as AgentRuntime);
     expect(first?.route).toMatchObject({ channel: 1, requestId: 1 });
     expect(first?.route.port).toBeDefined();
     expect(second?.route).toEqual({ channel: 1, requestId: 2 });
@@ -59,15 +63,15 @@ describe('direct reply channels', () => {
 
   it('has no route when the asker has no live worker (the supervisor answers then)', () => {
     const { slots, direct } = setup();
-    (slots.get('A') as AgentSlot).handle = null;
-    expect(direct.route(asked('e1', 'A', 1), slots.get('B') as AgentSlot)).toBeUndefined();
+    (slots.get('A') as AgentRuntime).handle = null;
+    expect(direct.route(asked('e1', 'A', 1), slots.get('B') as AgentRuntime)).toBeUndefined();
     expect(direct.answeredDirectly('e1')).toBe(false);
   });
 
   it("holds the asker's batches after a directly taken answer until that turn is handled, then replays them in order", async () => {
     const { a, slots, direct, replayed } = setup();
-    const A = slots.get('A') as AgentSlot;
-    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentSlot);
+    const A = slots.get('A') as AgentRuntime;
+    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentRuntime);
     expect(direct.admit(A, a, batch('next ask', ['e1']))).toBe(false);
     expect(direct.admit(A, a, batch('final reply'))).toBe(false);
     direct.finished('e1');
@@ -80,15 +84,15 @@ describe('direct reply channels', () => {
 
   it('lets a batch through at once when the answered turn was already handled', () => {
     const { a, slots, direct } = setup();
-    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentSlot);
+    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentRuntime);
     direct.finished('e1');
-    expect(direct.admit(slots.get('A') as AgentSlot, a, batch('next', ['e1']))).toBe(true);
+    expect(direct.admit(slots.get('A') as AgentRuntime, a, batch('next', ['e1']))).toBe(true);
   });
 
   it("drops a held queue of a worker that was replaced; the new worker's batches pass", () => {
     const { a, slots, direct } = setup();
-    const A = slots.get('A') as AgentSlot;
-    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentSlot);
+    const A = slots.get('A') as AgentRuntime;
+    direct.route(asked('e1', 'A', 1), slots.get('B') as AgentRuntime);
     expect(direct.admit(A, a, batch('old', ['e1']))).toBe(false);
     const restarted = fakeHandle();
     A.handle = restarted;

@@ -3,7 +3,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HISTORY_WINDOW, serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
+import { serveAgent, type WorkerEnv } from '../../src/actors/workerLoop.js';
 import { isDataMessage, PROTOCOL_VERSION, type DeliverMessage, type FromWorker, type ToWorker, type WorkerBatch } from '../../src/actors/protocol.js';
 import { exposeOn, remoteOn, type MainSide, type WorkerSide } from '../../src/actors/rpc.js';
 import { FuseforksError } from '../../src/core/errors.js';
@@ -74,7 +74,7 @@ async function boot(
     {
       kind: 'init', protocolVersion: PROTOCOL_VERSION, agent: agent('A'), template: template(), language: 'en',
       maxHops: 8, apiKey: null, backendMode: 'strict', workspaceDir: '/tmp', runApproval: 'required',
-      history: [], summary: null, lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, jev: null,
+      lastCallMilli: 0, planIds: new SharedArrayBuffer(4), port: data.port2, jev: null,
       loadEngineAtStart: engine.loadEngineAtStart ?? false,
     },
     [data.port2],
@@ -108,10 +108,10 @@ async function boot(
   return { ready: await ready, send, next, inbox, worker, interrupt };
 }
 
-function deliver(envelopeId: string, content: string, folded = false): DeliverMessage {
+function deliver(envelopeId: string, content: string, folded = false, conversation: DeliverMessage['conversation'] = { history: [], summary: null }): DeliverMessage {
   return {
     kind: 'deliver', envelopeId, roster: [], material: { ordinance: '', construct: '', skill: '', memory: '' },
-    budget: null, folded, context: { roomLog: null, presence: null },
+    budget: null, folded, context: { roomLog: null, presence: null }, conversation,
     envelope: { from: { kind: 'user' }, fromLabel: 'User', content, hop: 0, awaitingReply: false },
   };
 }
@@ -153,18 +153,32 @@ describe('worker loop protocol', () => {
     expect((await broken.next('turnFailed')).error).toMatchObject({ code: 'COMPUTE_FAILED' });
   });
 
-  it('keeps the last 8 exchanges and carries lastCallMilli into the next turn', async () => {
+  it('runs each turn on the conversation its delivery carries (it keeps none) and carries lastCallMilli into the next turn', async () => {
     const calls: TurnInput[] = [];
     const w = await boot(async (input) => finish(input, `r${input.turnSeq}`), calls);
-    for (let i = 1; i <= 10; i++) {
+    for (let i = 1; i <= 3; i++) {
       w.send(deliver(`e${i}`, `m${i}`));
       await w.next('turnDone');
     }
+    expect(calls.map((c) => c.history)).toEqual([[], [], []]);
+    const given = { history: [{ sent: 'old', replied: 'kept' }], summary: 'the story so far' };
+    w.send(deliver('e4', 'm4', false, given));
+    await w.next('turnDone');
     const last = calls.at(-1) as TurnInput;
-    expect(last.history).toHaveLength(HISTORY_WINDOW);
-    expect(last.history[0]).toEqual({ sent: 'm2', replied: 'r2' });
-    expect(last.lastCallMilli).toBe(5000);
-    expect(last.turnSeq).toBe(10);
+    expect(last).toMatchObject({ history: given.history, summary: 'the story so far', lastCallMilli: 5000, turnSeq: 4 });
+  });
+
+  it('a settings message applies from the next turn: its template, agent, language and hop limit', async () => {
+    const calls: TurnInput[] = [];
+    const w = await boot(async (input) => finish(input, 'ok'), calls);
+    w.send(deliver('e1', 'one'));
+    await w.next('turnDone');
+    const next = template({ id: 'tpl', model: 'the-new-model' });
+    w.send({ kind: 'settings', agent: { ...agent('A'), name: 'Renamed' }, template: next, language: 'ja', maxHops: 3, apiKey: null });
+    w.send(deliver('e2', 'two'));
+    await w.next('turnDone');
+    expect(calls.map((c) => c.template.model)).toEqual([template().model, 'the-new-model']);
+    expect(calls[1]).toMatchObject({ agent: { name: 'Renamed' }, language: 'ja', maxHops: 3 });
   });
 
   it('folds a cut envelope without calling the engine', async () => {
