@@ -5,7 +5,7 @@
 // copies; tags `fuseforks:test-<pid>` and `fuseforks-proxy:test-<pid>`. The layers stay in podman's build cache,
 // so a second test file's build of the same tree reuses every layer.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,10 +143,46 @@ export async function removeImages() {
   await podman(['rmi', '--ignore', '-f', IMAGE, PROXY_IMAGE]);
 }
 
+/**
+ * One build at a time on this machine: the container test files run in parallel, and two cold builds of the same
+ * Dockerfile would each do all the work; the second, waiting here, then finds every layer in the cache. The lock is
+ * a folder (mkdir is atomic) holding the owner's pid; a dead owner's lock is taken over.
+ */
+async function withBuildLock(fn) {
+  const lock = join(tmpdir(), 'fuseforks-image-build.lock');
+  for (let waited = 0; ; waited += 1000) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {}
+      let alive = true;
+      try {
+        if (Number.isInteger(owner) && owner > 0) process.kill(owner, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive || waited > 1_800_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Packs and builds both images once; returns the fuseforks image's build time (ms). */
 export async function buildImages(scratch) {
-  const context = await packContext(scratch);
-  const buildMs = await buildImage(IMAGE, join(context, 'deploy/Dockerfile'), context);
-  await buildImage(PROXY_IMAGE, join(context, 'deploy/proxy/Dockerfile'), join(context, 'deploy/proxy'));
-  return { buildMs, context };
+  return withBuildLock(async () => {
+    const context = await packContext(scratch);
+    const buildMs = await buildImage(IMAGE, join(context, 'deploy/Dockerfile'), context);
+    await buildImage(PROXY_IMAGE, join(context, 'deploy/proxy/Dockerfile'), join(context, 'deploy/proxy'));
+    return { buildMs, context };
+  });
 }

@@ -33,7 +33,8 @@ type Container = { name: string; image: string; envFrom?: Array<{ configMapRef?:
 type PodDoc = { metadata: { name: string }; spec: { initContainers: Container[]; containers: Container[]; volumes: Array<{ name: string; persistentVolumeClaim?: { claimName: string } }> } };
 
 async function until(test: () => Promise<boolean>, what: string, ms = 150_000): Promise<void> {
-  for (let waited = 0; waited < ms; waited += 1000) {
+  // A wall-clock bound: each test() is itself a podman call of a few seconds on a busy machine.
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     if (await test()) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
