@@ -6,7 +6,7 @@
 //   idle serve RSS   serve with the example village (5 agents) after it is ready, vs an idle node in the image
 // Prints one JSON line per measurement + a table. Skips (one JSON line saying why) where podman cannot run.
 // Usage (after npm run build): node bench/ship/container.bench.mjs
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_IMAGE, buildImage, IMAGE, LIMITS, packContext, podman, podmanProblem, removeImages, run } from '../../scripts/podmanImage.mjs';
@@ -43,8 +43,10 @@ async function until(test, what, ms = 90_000) {
 
 try {
   const context = await packContext(scratch);
-  writeFileSync(join(context, 'bare.Dockerfile'), `FROM ${BASE_IMAGE}\nRUN apt-get update && apt-get install -y --no-install-recommends nodejs tini ca-certificates && rm -rf /var/lib/apt/lists/*\n`);
-  const bareMs = await buildImage(BARE, join(context, 'bare.Dockerfile'), context, ['--no-cache']);
+  const bareContext = join(scratch, 'bare');
+  mkdirSync(bareContext);
+  writeFileSync(join(bareContext, 'Dockerfile'), `FROM ${BASE_IMAGE}\nRUN apt-get update && apt-get install -y --no-install-recommends nodejs tini ca-certificates && rm -rf /var/lib/apt/lists/*\n`);
+  const bareMs = await buildImage(BARE, join(bareContext, 'Dockerfile'), bareContext, ['--no-cache']);
   const imageMs = await buildImage(IMAGE, join(context, 'deploy/Dockerfile'), context, ['--no-cache']);
   out({ case: 'image build (--no-cache)', ms: imageMs, baseline_ms: bareMs, baseline: 'Debian nodejs + tini only', x_baseline: +(imageMs / bareMs).toFixed(2) });
   const size = async (tag) => Number((await podman(['image', 'inspect', '--format', '{{.Size}}', tag])).stdout.trim());

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { freePort, makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
 import { listFiles } from './support.js';
-import { buildImages, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, removeImages, run, type Ran } from '../../scripts/podmanImage.mjs';
+import { buildImages, contextListing, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, removeImages, run, type Ran } from '../../scripts/podmanImage.mjs';
 
 const problem = podmanProblem();
 if (problem !== null && process.env.CI !== undefined) throw new Error(`container tests must run in CI: ${problem}`);
@@ -44,6 +44,7 @@ let bake: string;
 let certs: string;
 let doorPort: number;
 let proxyPort: number;
+let context: string;
 
 async function until(test: () => Promise<boolean>, what: string, ms = 90_000): Promise<void> {
   for (let waited = 0; waited < ms; waited += 500) {
@@ -104,6 +105,7 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
     });
     scratch = temps.make('ff-container-');
     const built = await buildImages(scratch);
+    context = built.context;
     const size = await podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]);
     console.info(`image built in ${(built.buildMs / 1000).toFixed(1)} s, ${(Number(size.stdout.trim()) / 1e6).toFixed(0)} MB`);
 
@@ -130,6 +132,15 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
     await stub?.close();
     temps.cleanup();
   }, 120_000);
+
+  it('builds the way deploy/README says: from the repository root, whose ignore file lets in only what the Dockerfile copies', async () => {
+    expect(context).toBe(ROOT);
+    // docker reads .dockerignore, podman .containerignore: one rule set in two files.
+    expect(readFileSync(join(ROOT, '.dockerignore'), 'utf8')).toBe(readFileSync(join(ROOT, '.containerignore'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const listing = await contextListing(scratch, ROOT);
+    expect(listing).toEqual(['deploy', 'deploy/pack', `deploy/pack/fuseforks-${version}.tgz`, 'package-lock.json']);
+  }, CASE_MS);
 
   it('seeds /data from the bake, then check and ask run in the container with --secrets env against the loopback model', async () => {
     const seeded = await podman(['run', '--rm', '--network', 'host', ...LIMITS, '-v', `${data}:/data`, '-v', `${bake}:/bake:ro`, '--entrypoint', '/usr/bin/tini', IMAGE, '--', 'fuseforks-cli', 'seed', '--from', '/bake', '--data-dir', '/data']);

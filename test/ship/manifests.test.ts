@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { StatefulSet } from 'kubernetes-models/apps/v1';
-import { Secret, Service } from 'kubernetes-models/v1';
+import { Pod, Secret, Service } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/support/cliProcess.js';
@@ -69,7 +69,7 @@ describe('Kubernetes manifests', () => {
     expect(sts.spec.volumeClaimTemplates.map((v) => v.spec.accessModes)).toEqual([['ReadWriteOnce']]);
     const pod = sts.spec.template.spec;
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(CLOSE_GRACE_MS / 1000);
-    expect(pod.initContainers.map((c) => c.command?.slice(2, 4))).toEqual([['fuseforks-cli', 'seed']]);
+    expect(pod.initContainers.map((c) => c.command?.join(' '))).toEqual([expect.stringContaining('fuseforks-cli seed --from /opt/fuseforks-bake --data-dir /data &&')]);
     const village = pod.containers.find((c) => c.name === 'village')!;
     expect(village.image).toBe(pod.initContainers[0]!.image);
     for (const probe of [village.livenessProbe, village.readinessProbe, village.startupProbe]) expect(probe?.exec?.command.slice(0, 2)).toEqual(['fuseforks-cli', 'status']);
@@ -77,6 +77,16 @@ describe('Kubernetes manifests', () => {
     expect(village.envFrom).toEqual([{ secretRef: { name: 'village-a-keys' } }]);
     expect(village.ports ?? []).toEqual([]);
     expect(village.resources?.requests?.memory).toMatch(/^\d+Mi$/);
+  });
+
+  it('no subPath trap, every secret volume optional: the door file is copied from a directory mount by the seed', () => {
+    const sts = byKind('StatefulSet')[0] as unknown as { spec: { template: { spec: { initContainers: Array<Container & { volumeMounts: Array<{ name: string; mountPath: string; subPath?: string }> }>; containers: Array<Container & { volumeMounts: Array<{ subPath?: string }> }>; volumes: Array<{ name: string; secret?: { optional?: boolean } }> } } } };
+    const pod = sts.spec.template.spec;
+    expect([...pod.initContainers, ...pod.containers].flatMap((c) => c.volumeMounts).filter((m) => m.subPath !== undefined)).toEqual([]);
+    const secrets = pod.volumes.filter((v) => v.secret !== undefined);
+    expect(secrets.map((v) => [v.name, v.secret?.optional])).toEqual([['door', true], ['tls', true]]);
+    expect(pod.initContainers[0]!.volumeMounts).toContainEqual({ name: 'door', mountPath: '/door', readOnly: true });
+    expect(pod.initContainers[0]!.command?.join(' ')).toContain('install -m 0600 /door/mcp_server.json /data/mcp_server.json');
   });
 
   it('only the proxy is reachable: Services and the NetworkPolicy name its port and nothing else', () => {
@@ -89,6 +99,21 @@ describe('Kubernetes manifests', () => {
     const policy = byKind('NetworkPolicy')[0] as unknown as { spec: { policyTypes: string[]; ingress: Array<{ ports: Array<{ port: number }> }> } };
     expect(policy.spec.policyTypes).toContain('Ingress');
     expect(policy.spec.ingress.flatMap((r) => r.ports.map((p) => p.port))).toEqual([8443]);
+  });
+});
+
+describe('deploy/pod.yaml (podman kube play)', () => {
+  const pod = parse(readFileSync(join(ROOT, 'deploy/pod.yaml'), 'utf8')) as Doc & { spec: { restartPolicy: string; terminationGracePeriodSeconds: number; initContainers: Container[]; containers: Container[] } };
+
+  it('validates as a Pod; restarts on failure only (never re-running a finished seed); a status liveness probe', () => {
+    expect(() => new Pod(pod as never).validate()).not.toThrow();
+    expect(pod.spec.restartPolicy).toBe('OnFailure');
+    expect(pod.spec.terminationGracePeriodSeconds).toBeGreaterThan(CLOSE_GRACE_MS / 1000);
+    expect(pod.spec.initContainers.map((c) => c.command?.slice(2, 4))).toEqual([['fuseforks-cli', 'seed']]);
+    const village = pod.spec.containers.find((c) => c.name === 'village')!;
+    expect(village.image).toBe(pod.spec.initContainers[0]!.image);
+    expect(village.livenessProbe?.exec?.command.slice(0, 2)).toEqual(['fuseforks-cli', 'status']);
+    expect(JSON.stringify(pod)).not.toContain('subPath');
   });
 });
 
@@ -109,7 +134,7 @@ describe('compose files', () => {
   it('compose.door.yaml: the proxy shares the village\'s network namespace; only its port is published', () => {
     const { services } = load('compose.door.yaml');
     expect(services['door-proxy']!.network_mode).toBe('service:village');
-    expect(services.village!.ports).toEqual(['8443:8443']);
+    expect(services.village!.ports).toEqual(['${FUSEFORKS_PROXY_PUBLISH:-8443}:8443']); // the container side is always the proxy's
     expect(services.village!.volumes?.some((v) => v.endsWith(':/data/mcp_server.json:ro'))).toBe(true);
   });
 });
