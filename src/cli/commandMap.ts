@@ -11,6 +11,7 @@ import Check from './commands/check.js';
 import { DoorDisable, DoorEnable, DoorStatus, DoorToken } from './commands/door.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
+import { McpLogin, McpLogout, McpStatus } from './commands/mcp.js';
 import Pricing from './commands/pricing.js';
 import Seed from './commands/seed.js';
 import { SchedulesAdd, SchedulesDisable, SchedulesEnable, SchedulesList, SchedulesRemove, SchedulesRunNow } from './commands/schedules.js';
@@ -41,6 +42,9 @@ export const COMMANDS = {
   'schedules:enable': SchedulesEnable,
   'schedules:disable': SchedulesDisable,
   'schedules:run-now': SchedulesRunNow,
+  'mcp:login': McpLogin,
+  'mcp:logout': McpLogout,
+  'mcp:status': McpStatus,
   'secrets:list': SecretsList,
   'secrets:set': SecretsSet,
   'secrets:delete': SecretsDelete,

@@ -119,12 +119,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
     if (this.mode.kind === 'login') this.mode.onAuthorizationUrl(url);
-    else this.authorizationUrl = url;
   }
 
   saveCodeVerifier(verifier: string): void {
-    this.#write((s) => ({ ...s, verifier }), this.mode.kind === 'login');
+    // The redirect goes with it: a code pasted later (`mcp login --code`) is exchanged with the same redirect URI.
+    this.#write((s) => ({ ...s, verifier, redirectUrl: this.redirectUrl }), this.mode.kind === 'login');
   }
 
   codeVerifier(): string {

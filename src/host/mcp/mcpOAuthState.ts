@@ -18,16 +18,7 @@ export interface McpOAuthState {
   redirectUrl?: string;
 }
 
-/** Prefix of every OAuth key in the secret store. */
-export const MCP_OAUTH_KEY_PREFIX = 'mcp_oauth:';
-
-/**
- * The secret-store key of a server: by its URL, so the shared and a per-agent entry naming the same server share one
- * login. Under `--secrets env` it maps to `FUSEFORKS_SECRET_MCP_OAUTH_…` (secretNames.ts).
- */
-export function mcpOAuthKey(serverUrl: string): string {
-  return `${MCP_OAUTH_KEY_PREFIX}${new URL(serverUrl).href}`;
-}
+export { mcpOAuthKey } from '../../core/secrets/mcpOAuthKey.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
