@@ -67,7 +67,7 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
     const visits = join(dir, 'browser-visits.txt');
     const login = await cli(['mcp', 'login', 'tracker', '-d', dir, '--json', '--wait', '60'], { BROWSER: browserScript(dir, visits) });
     expect(login.code, describeRun(login)).toBe(0);
-    expect(JSON.parse(login.stdout)).toEqual({ server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], tools: ['whoami'] });
+    expect(JSON.parse(login.stdout)).toEqual({ server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], tools: ['whoami', 'pick_color'] });
     expect(login.stderr).toContain('/authorize?');
     expect(readFileSync(visits, 'utf8')).toContain('logged in');
     expect(srv.grants.authorization_code).toBe(1);

@@ -2,7 +2,8 @@
  * A loopback OAuth-protected MCP server for tests, built from the MCP SDK's own server-side auth pieces: one express
  * app on 127.0.0.1 that is both the authorization server (`mcpAuthRouter`: metadata, dynamic client registration,
  * authorize with PKCE, token, refresh, revoke) and the resource server (`requireBearerAuth` → 401 with
- * `WWW-Authenticate: Bearer resource_metadata=…`, then a Streamable HTTP MCP server with one tool `whoami`).
+ * `WWW-Authenticate: Bearer resource_metadata=…`, then a Streamable HTTP MCP server with the tools `whoami` and
+ * `pick_color`, which asks the person a question through elicitation).
  * Authorization is granted at once (no login page): a "browser" that follows the redirect completes it.
  * `expireAll()` makes every access token stale (a refresh follows); `revokeAll()` forgets every token.
  */
@@ -120,15 +121,43 @@ export async function startOAuthMcpServer(options: { scopes?: string[] } = {}): 
   const mcpUrl = new URL('/mcp', base);
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: scopes }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  // Stateful sessions: the server must remember the client's capabilities (elicitation) between requests.
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
   app.post('/mcp', express.json(), bearer, async (req, res) => {
-    const mcp = new McpServer({ name: 'oauth-test', version: '1.0.0' });
-    mcp.registerTool('whoami', { description: 'Who the token belongs to' }, (extra) => ({
-      content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'none'}` }],
-    }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close());
-    await mcp.connect(transport);
+    const id = req.header('mcp-session-id');
+    let transport = id === undefined ? undefined : sessions.get(id);
+    if (transport === undefined) {
+      const mcp = new McpServer({ name: 'oauth-test', version: '1.0.0' });
+      mcp.registerTool('whoami', { description: 'Who the token belongs to' }, (extra) => ({
+        content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'none'}` }],
+      }));
+      // Asks the person a question (elicitation/create) and says what came back.
+      mcp.registerTool('pick_color', { description: 'Asks which color' }, async (extra) => {
+        // On the tool call's own response stream (there is no standalone GET stream here).
+        const answer = await mcp.server.elicitInput(
+          { mode: 'form', message: 'Which color?', requestedSchema: { type: 'object', properties: { color: { type: 'string', default: 'blue' } } } },
+          { relatedRequestId: extra.requestId },
+        );
+        return { content: [{ type: 'text', text: `${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
+      });
+      const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, fresh),
+      });
+      fresh.onclose = () => {
+        if (fresh.sessionId !== undefined) sessions.delete(fresh.sessionId);
+      };
+      await mcp.connect(fresh);
+      transport = fresh;
+    }
     await transport.handleRequest(req, res, req.body);
+  });
+  app.get('/mcp', (_req, res) => void res.status(405).end());
+  app.delete('/mcp', bearer, async (req, res) => {
+    const id = req.header('mcp-session-id');
+    const transport = id === undefined ? undefined : sessions.get(id);
+    if (transport === undefined) return void res.status(404).end();
+    await transport.handleRequest(req, res);
   });
   return {
     url: mcpUrl.href,
@@ -144,6 +173,7 @@ export async function startOAuthMcpServer(options: { scopes?: string[] } = {}): 
     },
     close: () =>
       new Promise((resolve) => {
+        for (const transport of sessions.values()) void transport.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
