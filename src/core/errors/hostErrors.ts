@@ -104,7 +104,7 @@ export const mcpConnectFailed = errorFactory('MCP_FAILED', (server: string, fail
 /** An HTTP MCP server needs an OAuth login that is not stored (or no longer works): `mcp login` fixes it. */
 export const mcpAuthRequired = errorFactory('MCP_AUTH_REQUIRED', (server: string, why: string) => ({
   message: `MCP server "${server}" needs a login (OAuth): ${why}`,
-  fix: `run: fuseforks-cli mcp login ${server} -d DIR (or Connect in the GUI's MCP list); under --secrets env set the variable mcp status names`,
+  fix: `run: fuseforks-cli mcp login ${server} -d DIR; under --secrets env set the variable mcp status names`,
   details: { server },
 }));
 

@@ -146,7 +146,7 @@ const JA: FindingTexts = {
     message: `MCP サーバー ${s}（${agent === null ? '共通の mcp.json' : `agents/${agent}/mcp.json`}）は OAuth のログインが必要ですが、ログインが保存されていません。接続できず、そのツールは使えません。`,
     fix: env
       ? `キーリングのある場所で fuseforks-cli mcp login ${s} -d DIR を実行し、mcp status --secrets env が示す環境変数にその値を渡してください。`
-      : `fuseforks-cli mcp login ${s} -d DIR を実行するか、GUI の MCP 一覧で Connect してください。`,
+      : `fuseforks-cli mcp login ${s} -d DIR を実行してください。`,
   }),
   sessionStoreCorrupt: (file, reason) => ({
     message: `会話の保存先 ${file} が壊れています（${reason}）。このまま動かすと会話は保存されません。ファイルはそのまま残します。`,
@@ -250,7 +250,7 @@ const EN: FindingTexts = {
     message: `MCP server ${s} (${agent === null ? 'shared mcp.json' : `agents/${agent}/mcp.json`}) needs an OAuth login and none is stored; it cannot connect and its tools will be missing.`,
     fix: env
       ? `Run fuseforks-cli mcp login ${s} -d DIR where a keyring runs and pass the stored value in the variable mcp status --secrets env names.`
-      : `Run fuseforks-cli mcp login ${s} -d DIR (or Connect in the GUI's MCP list).`,
+      : `Run fuseforks-cli mcp login ${s} -d DIR.`,
   }),
   sessionStoreCorrupt: (file, reason) => ({
     message: `The session store ${file} is damaged (${reason}). A run would go on WITHOUT saving conversations; the file is left exactly as it is.`,
