@@ -149,7 +149,7 @@ export function createHostMcp(
     parentEnv: env,
     ...(secretStore === undefined ? {} : { secretStore }),
     // Headless: a server's question gets the entry's answer (decline by default), said in the log with its reason.
-    onHeadlessElicit: (server, answer, reason) => diag.note('mcp elicitation answered', { server, action: answer.action, reason }, answer.action === 'accept' ? 'info' : 'warn'),
+    onHeadlessElicit: (server, answer, reason) => diag.note('mcp elicitation answered', { server, action: answer.action, reason: diagText(reason) }, answer.action === 'accept' ? 'info' : 'warn'),
     ...(stderrMode === 'jsonl' ? { jsonlStderr: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
   });
   return { manager, port: mcpToolPort(manager), close: () => manager.closeAll() };
