@@ -6,7 +6,7 @@
  * the login, an expired token is refreshed without a browser, `mcp logout` forgets it; no token is ever written to
  * a file outside the keyring, nor printed.
  */
-import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBudget, describeRun, filesUnder, makeVillage, requireDist, runCli, Temps, type CliRun } from '../cli/support/cliProcess.js';
@@ -104,4 +104,24 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('HTTP servers: tracker');
   }, cliBudget(10));
+
+  it('a browser on another machine: the printed page, then the code pasted with --code', async () => {
+    const srv = server!;
+    const env = keyring!.env;
+    const dir = makeVillage(temps, { baseUrl: 'http://127.0.0.1:9/v1', credential: 'not_required', agents: [{ id: 'desk' }] });
+    mkdirSync(join(dir, 'workspace/agents/desk'), { recursive: true });
+    writeFileSync(join(dir, 'workspace/agents/desk/mcp.json'), JSON.stringify({ mcpServers: { own: { url: srv.url, oauth: {} } } }));
+    const first = await runCli(['mcp', 'login', 'own', '-d', dir, '--agent', 'desk', '--no-browser', '--wait', '2'], env);
+    expect(first.code, describeRun(first)).toBe(1);
+    const page = /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(first.stderr)?.[1];
+    expect(page, first.stderr).toBeDefined();
+    // The other machine's browser ends at the loopback address, which it cannot reach: the person copies that address.
+    const landed = (await fetch(page!, { redirect: 'manual' })).headers.get('location');
+    expect(landed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+    const pasted = await runCli(['mcp', 'login', 'own', '-d', dir, '--agent', 'desk', '--no-browser', '--json', '--code', landed!], env);
+    expect(pasted.code, describeRun(pasted)).toBe(0);
+    expect(JSON.parse(pasted.stdout)).toMatchObject({ server: 'own', loggedIn: true, tools: ['whoami', 'pick_color'] });
+    const status = await runCli(['mcp', 'status', '-d', dir, '--agent', 'desk', '--json'], env);
+    expect(JSON.parse(status.stdout)).toMatchObject({ servers: [{ server: 'own', agentId: 'desk', loggedIn: true }] });
+  }, cliBudget(3));
 });
