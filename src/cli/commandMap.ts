@@ -12,6 +12,7 @@ import Eval from './commands/eval.js';
 import { DoorDisable, DoorEnable, DoorStatus, DoorToken } from './commands/door.js';
 import Gui from './commands/gui.js';
 import Init from './commands/init.js';
+import { McpLogin, McpLogout, McpStatus } from './commands/mcp.js';
 import Pricing from './commands/pricing.js';
 import Seed from './commands/seed.js';
 import { SchedulesAdd, SchedulesDisable, SchedulesEnable, SchedulesList, SchedulesRemove, SchedulesRunNow } from './commands/schedules.js';
@@ -42,6 +43,9 @@ export const COMMANDS = {
   'schedules:enable': SchedulesEnable,
   'schedules:disable': SchedulesDisable,
   'schedules:run-now': SchedulesRunNow,
+  'mcp:login': McpLogin,
+  'mcp:logout': McpLogout,
+  'mcp:status': McpStatus,
   'secrets:list': SecretsList,
   'secrets:set': SecretsSet,
   'secrets:delete': SecretsDelete,

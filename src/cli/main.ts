@@ -43,6 +43,7 @@ export const OCLIF_CONFIG = {
     agents: { description: "The village's agents: id, name, status, model template, ties." },
     approvals: { description: "Commands agents asked to run: list, approve (once, always, prefix), reject." },
     door: { description: "The MCP door on this machine's shelf: status, on/off, port, token." },
+    mcp: { description: 'OAuth logins of HTTP MCP servers: login, logout, status (tokens in the keyring).' },
     schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
     sessions: { description: "Stored conversations: list, show, export, fork, summarize." },
     secrets: { description: "API keys of the model templates: list (names only), set from stdin or a hidden prompt, delete." },

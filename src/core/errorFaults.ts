@@ -51,6 +51,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   SECRET_NAME_COLLISION: 'user',
   CREDENTIAL_MISSING: 'user',
   MCP_FAILED: 'system',
+  MCP_AUTH_REQUIRED: 'user',
   DOOR_CLOSING: 'system',
   COMPUTE_FAILED: 'system',
   PRICING_FETCH: 'system',

@@ -47,6 +47,8 @@ export const ERROR_CODES = [
   'SECRET_NAME_COLLISION',
   'CREDENTIAL_MISSING',
   'MCP_FAILED',
+  // an HTTP MCP server answered 401 and no usable OAuth login is stored (mcp login)
+  'MCP_AUTH_REQUIRED',
   'DOOR_CLOSING',
   'COMPUTE_FAILED',
   // the price table named in pricing.json could not be fetched or read (only ever on a person's request)

@@ -140,12 +140,16 @@ export function createHostMcp(
   language: () => Language,
   stderrMode: LogStderrMode,
   env: NodeJS.ProcessEnv,
+  secretStore?: SecretStore,
 ): HostMcp {
   const manager = new McpClientManager({
     paths,
     diag,
     language,
     parentEnv: env,
+    ...(secretStore === undefined ? {} : { secretStore }),
+    // Headless: a server's question gets the entry's answer (decline by default), said in the log with its reason.
+    onHeadlessElicit: (server, answer, reason) => diag.note('mcp elicitation answered', { server, action: answer.action, reason: diagText(reason) }, answer.action === 'accept' ? 'info' : 'warn'),
     ...(stderrMode === 'jsonl' ? { jsonlStderr: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
   });
   return { manager, port: mcpToolPort(manager), close: () => manager.closeAll() };

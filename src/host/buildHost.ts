@@ -130,7 +130,7 @@ export async function buildHost(paths: HostPaths, options: HostOptions): Promise
     checkSecretNames(options.secrets, world.modelTemplates.map((t) => t.id));
     registerBundledTools();
     // Only constructed here (no SDK load, no child); the supervisor takes its port, connecting comes next.
-    const mcp = createHostMcp(v, log, () => supervisorRef.current?.currentWorld().language ?? world.language, options.stderrMode ?? 'none', env);
+    const mcp = createHostMcp(v, log, () => supervisorRef.current?.currentWorld().language ?? world.language, options.stderrMode ?? 'none', env, secrets);
     parts.mcp = mcp;
     const supervisor = new Supervisor({
       world,

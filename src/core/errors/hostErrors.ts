@@ -101,6 +101,13 @@ export const mcpConnectFailed = errorFactory('MCP_FAILED', (server: string, fail
   cause,
 }));
 
+/** An HTTP MCP server needs an OAuth login that is not stored (or no longer works): `mcp login` fixes it. */
+export const mcpAuthRequired = errorFactory('MCP_AUTH_REQUIRED', (server: string, why: string) => ({
+  message: `MCP server "${server}" needs a login (OAuth): ${why}`,
+  fix: `run: fuseforks-cli mcp login ${server} -d DIR; under --secrets env set the variable mcp status names`,
+  details: { server },
+}));
+
 /** An MCP tool call that failed at the transport, or was cancelled (`why` = null). */
 export const mcpCallFailed = errorFactory('MCP_FAILED', (server: string, tool: string, why: string | null, cause: unknown) => ({
   message: why === null ? `MCP call ${server}/${tool} was cancelled` : `MCP call ${server}/${tool} failed: ${why}`,

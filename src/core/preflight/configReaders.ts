@@ -57,7 +57,12 @@ export async function readMcpServers(file: string, agentId: string | null): Prom
     const e = entry as Json;
     const enabled = e.enabled !== false;
     if (typeof e.command === 'string') servers.push({ name, agentId, transport: 'stdio', command: e.command, enabled });
-    else servers.push({ name, agentId, transport: typeof e.type === 'string' ? e.type : 'http', enabled });
+    else {
+      const view: McpServerView = { name, agentId, transport: typeof e.type === 'string' ? e.type : 'http', enabled };
+      if (typeof e.url === 'string') view.url = e.url;
+      if (typeof e.oauth === 'object' && e.oauth !== null) view.oauth = true;
+      servers.push(view);
+    }
   }
   return { servers, problem: null };
 }

@@ -40,6 +40,8 @@ export interface FindingTexts {
   probeUnapproved(scheduleId: string, command: string): FindingText;
   jevTokenMissing(hint: SecretHint, reasons: { judges: AgentRef[]; compression: boolean }): FindingText;
   mcpCommandNotFound(server: string, agentId: string | null, command: string): FindingText;
+  /** `envStore` = the run reads secrets from FUSEFORKS_SECRET_* (the login is carried as a variable). */
+  mcpAuthRequired(server: string, agentId: string | null, envStore: boolean): FindingText;
   sessionStoreCorrupt(file: string, reason: string): FindingText;
   /** `pid` = the holder, null when the system does not show it; `mode` = the command being checked. */
   villageHeld(pid: number | null, mode: 'ask' | 'serve'): FindingText;
@@ -140,6 +142,12 @@ const JA: FindingTexts = {
     message: `MCP サーバー ${s}（${agent === null ? '共通の mcp.json' : `agents/${agent}/mcp.json`}）のコマンド ${c} が見つかりません。接続できず、そのツールは使えません。`,
     fix: `${c} をインストールして PATH に入れるか、絶対パスを直すか、そのサーバーを無効（enabled: false）にしてください。`,
   }),
+  mcpAuthRequired: (s, agent, env) => ({
+    message: `MCP サーバー ${s}（${agent === null ? '共通の mcp.json' : `agents/${agent}/mcp.json`}）は OAuth のログインが必要ですが、ログインが保存されていません。接続できず、そのツールは使えません。`,
+    fix: env
+      ? `キーリングのある場所で fuseforks-cli mcp login ${s} -d DIR を実行し、mcp status --secrets env が示す環境変数にその値を渡してください。`
+      : `fuseforks-cli mcp login ${s} -d DIR を実行してください。`,
+  }),
   sessionStoreCorrupt: (file, reason) => ({
     message: `会話の保存先 ${file} が壊れています（${reason}）。このまま動かすと会話は保存されません。ファイルはそのまま残します。`,
     fix: `この村を使っているプロセスをすべて止め、${file}（と隣の sessions.mdb-lock）を別の場所へ移してから起動し直してください。新しい保存先が作られます。古い会話を取り出したい場合は移したファイルを残してください。`,
@@ -237,6 +245,12 @@ const EN: FindingTexts = {
   mcpCommandNotFound: (s, agent, c) => ({
     message: `The command ${c} of MCP server ${s} (${agent === null ? 'shared mcp.json' : `agents/${agent}/mcp.json`}) was not found; it cannot connect and its tools will be missing.`,
     fix: `Install ${c} and put it on PATH, correct the absolute path, or disable the server (enabled: false).`,
+  }),
+  mcpAuthRequired: (s, agent, env) => ({
+    message: `MCP server ${s} (${agent === null ? 'shared mcp.json' : `agents/${agent}/mcp.json`}) needs an OAuth login and none is stored; it cannot connect and its tools will be missing.`,
+    fix: env
+      ? `Run fuseforks-cli mcp login ${s} -d DIR where a keyring runs and pass the stored value in the variable mcp status --secrets env names.`
+      : `Run fuseforks-cli mcp login ${s} -d DIR.`,
   }),
   sessionStoreCorrupt: (file, reason) => ({
     message: `The session store ${file} is damaged (${reason}). A run would go on WITHOUT saving conversations; the file is left exactly as it is.`,

@@ -29,6 +29,7 @@ import { commandExists } from './commandExists.js';
 import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
 import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
 import { villageMissing } from '../errors/configErrors.js';
+import { mcpOAuthKey } from '../secrets/mcpOAuthKey.js';
 
 /** The arguments of the command being checked. */
 export interface GatherOptions {
@@ -123,6 +124,15 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
   }
   if (jevNeeded) needed.add(JEV_TOKEN_KEY);
   const present = new Set([...needed].filter((key) => store.has(key)));
+  // OAuth HTTP servers: is a login stored? (presence only; a URL that does not parse is CONFIG_BROKEN elsewhere)
+  for (const server of mcpServers) {
+    if (server.oauth !== true || server.url === undefined) continue;
+    try {
+      server.loginStored = store.has(mcpOAuthKey(server.url));
+    } catch {
+      server.loginStored = false;
+    }
+  }
 
   // Probe approvals are bound to this village's id; without a readable id nothing is approved (never created here).
   const villageId = (await readVillageId(paths)) ?? '';

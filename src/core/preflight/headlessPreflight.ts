@@ -24,6 +24,12 @@ export interface McpServerView {
   transport: string;
   command?: string;
   enabled: boolean;
+  /** HTTP: the entry's URL (as written). */
+  url?: string;
+  /** HTTP: the entry declares OAuth (`"oauth": {…}`). */
+  oauth?: boolean;
+  /** HTTP with `oauth`: a login (tokens) is in the chosen store. */
+  loginStored?: boolean;
 }
 
 /** Everything preflight needs besides world and schedules; secret values never enter it, only presence. */
@@ -155,6 +161,14 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
     const command = server.command;
     if (!relevant || !server.enabled || server.transport !== 'stdio' || command === undefined || command === '') continue;
     if (!view.commandExists(command)) push('warn', 'MCP_COMMAND_NOT_FOUND', t.mcpCommandNotFound(server.name, server.agentId, command));
+  }
+
+  // 9b. an enabled OAuth HTTP server without a login: it cannot connect until someone logs in (mcp login / Connect).
+  for (const server of view.mcpServers) {
+    const relevant = server.agentId === null ? started.length > 0 : start.has(server.agentId);
+    if (relevant && server.enabled && server.oauth === true && server.loginStored !== true) {
+      push('warn', 'MCP_AUTH_REQUIRED', t.mcpAuthRequired(server.name, server.agentId, view.secretEnvName !== undefined));
+    }
   }
 
   // 10. a damaged session store: the run would go on without persistence (checked by `check`, which reads files only).

@@ -2,7 +2,10 @@
  * Reads `mcp.json` files (shared `workspace/mcp.json`, per-agent `agents/{id}/mcp.json`) in Claude Desktop's
  * `mcpServers` format. Two transports:
  * - stdio: `{"command": "npx", "args": [...], "env": {...}, "enabled": true}` (the original's only kind);
- * - Streamable HTTP (an addition): `{"url": "http://127.0.0.1:8080/mcp", "headers": {...}, "enabled": true}`.
+ * - Streamable HTTP (an addition): `{"url": "http://127.0.0.1:8080/mcp", "headers": {...}, "enabled": true}`, with an
+ *   optional `"oauth": {"clientId", "clientMetadataUrl", "scope", "redirectPort"}` (none of them secret; the tokens
+ *   live in the secret store, docs/mcp-oauth.md). `"elicitation": "decline" | "accept-defaults"` (both kinds) is what
+ *   a headless run answers a server's question with (default decline).
  * `enabled` defaults to true. An entry with both `command` and `url`, or neither, is an error.
  * Read-only by design: these files are never rewritten here, so unknown keys always survive.
  * A broken file is an error naming the file and the position; it is never treated as empty.
@@ -20,7 +23,23 @@ export interface McpStdioConfig {
   /** Variables set for the child on top of the minimal allowlist (values may be secrets: never logged). */
   env: Record<string, string>;
   enabled: boolean;
+  elicitation?: McpElicitationAnswer;
 }
+
+/** OAuth settings of an HTTP server; all optional (discovery and dynamic registration need none of them). */
+export interface McpOAuthSettings {
+  /** A pre-registered client's id (its secret, if any, only in the secret store: `mcp login --client-secret-stdin`). */
+  clientId?: string;
+  /** An https URL of this client's metadata document (client ID metadata documents), used as the client id. */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for when the server names none (space-separated). */
+  scope?: string;
+  /** The loopback port `mcp login` listens on for the redirect (a pre-registered client's redirect URI); 0 = any. */
+  redirectPort?: number;
+}
+
+/** What a headless run answers a server's question (elicitation) with. */
+export type McpElicitationAnswer = 'decline' | 'accept-defaults';
 
 /** One Streamable HTTP server (`url`); `headers` are sent on every request (values may be secrets). */
 export interface McpHttpConfig {
@@ -29,6 +48,9 @@ export interface McpHttpConfig {
   url: string;
   headers: Record<string, string>;
   enabled: boolean;
+  /** The entry's `oauth` object; absent = OAuth only when the server asks for it (HTTP 401). */
+  oauth?: McpOAuthSettings;
+  elicitation?: McpElicitationAnswer;
 }
 
 /** One configured MCP server. */
@@ -44,6 +66,39 @@ function stringMap(file: string, server: string, key: string, value: unknown): R
     throw mcpConfigBroken(file, `server "${server}": "${key}" must be an object of strings`, `write "${key}": {"NAME": "value"} or remove it`);
   }
   return { ...(value as Record<string, string>) };
+}
+
+function parseOAuth(file: string, server: string, value: unknown): McpOAuthSettings | undefined {
+  if (value === undefined) return undefined;
+  const fix = 'write "oauth": {} or {"clientId": "…", "clientMetadataUrl": "https://…", "scope": "…", "redirectPort": 8976}';
+  if (!isObject(value)) throw mcpConfigBroken(file, `server "${server}": "oauth" must be an object`, fix);
+  const out: McpOAuthSettings = {};
+  for (const key of ['clientId', 'clientMetadataUrl', 'scope'] as const) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.trim() === '') throw mcpConfigBroken(file, `server "${server}": "oauth.${key}" must be a non-empty string`, fix);
+    out[key] = v;
+  }
+  if (value.clientSecret !== undefined) {
+    throw mcpConfigBroken(file, `server "${server}": "oauth.clientSecret" is refused (a secret never lives in mcp.json)`, `remove it and run: fuseforks-cli mcp login ${server} -d DIR --client-secret-stdin`);
+  }
+  if (out.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(out.clientMetadataUrl)) {
+    throw mcpConfigBroken(file, `server "${server}": "oauth.clientMetadataUrl" must be an https URL with a path`, fix);
+  }
+  const port = value.redirectPort;
+  if (port !== undefined) {
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+      throw mcpConfigBroken(file, `server "${server}": "oauth.redirectPort" must be a port number 0-65535`, fix);
+    }
+    out.redirectPort = port;
+  }
+  return out;
+}
+
+function parseElicitation(file: string, server: string, value: unknown): McpElicitationAnswer | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'decline' || value === 'accept-defaults') return value;
+  throw mcpConfigBroken(file, `server "${server}": "elicitation" must be "decline" or "accept-defaults"`, 'write "elicitation": "decline" (the default) or "accept-defaults", or remove it');
 }
 
 function parseEntry(file: string, name: string, entry: unknown): McpServerConfig {
@@ -69,7 +124,16 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
       throw mcpConfigBroken(file, `server "${name}": "args" must be an array of strings`, 'write "args": ["-y", "some-server"]');
     }
-    return { kind: 'stdio', name, command: entry.command, args: [...(args as string[])], env: stringMap(file, name, 'env', entry.env), enabled };
+    const elicitation = parseElicitation(file, name, entry.elicitation);
+    return {
+      kind: 'stdio',
+      name,
+      command: entry.command,
+      args: [...(args as string[])],
+      env: stringMap(file, name, 'env', entry.env),
+      enabled,
+      ...(elicitation === undefined ? {} : { elicitation }),
+    };
   }
   let url: URL | null = null;
   try {
@@ -80,7 +144,17 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw mcpConfigBroken(file, `server "${name}": "url" must be an http:// or https:// URL`, 'write "url": "http://127.0.0.1:8080/mcp"');
   }
-  return { kind: 'http', name, url: url.href, headers: stringMap(file, name, 'headers', entry.headers), enabled };
+  const oauth = parseOAuth(file, name, entry.oauth);
+  const elicitation = parseElicitation(file, name, entry.elicitation);
+  return {
+    kind: 'http',
+    name,
+    url: url.href,
+    headers: stringMap(file, name, 'headers', entry.headers),
+    enabled,
+    ...(oauth === undefined ? {} : { oauth }),
+    ...(elicitation === undefined ? {} : { elicitation }),
+  };
 }
 
 /** Parses the text of one mcp.json; `file` names it in errors. Empty text = no servers. Throws CONFIG_PARSE. */

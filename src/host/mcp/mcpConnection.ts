@@ -2,6 +2,9 @@
  * One live connection to one MCP server (stdio child or Streamable HTTP), made with the SDK's Client.
  * The SDK is imported dynamically on the first connect, so a village without MCP never loads it (≈0.3 s of
  * cold start, ARCHITECTURE "Cold start"). Connect + tools/list share one deadline (30 s by default).
+ * An HTTP server gets the SDK's OAuth client (McpOAuthProvider over the secret store): a 401 runs the SDK's `auth`
+ * flow (refresh, step-up); one that needs a person's login fails as MCP_AUTH_REQUIRED. A server's question
+ * (elicitation/create, form mode) goes to `elicit` when a person is there, else gets the entry's headless answer.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -10,7 +13,10 @@ import { mcpChildEnv } from './mcpChildEnv.js';
 import type { McpServerConfig } from './mcpConfig.js';
 import type { McpCallResultLike } from './mcpResult.js';
 import { LineSplitter } from './stderrLines.js';
-import { mcpCallFailed, mcpConnectFailed } from '../../core/errors/hostErrors.js';
+import { mcpAuthRequired, mcpCallFailed, mcpConnectFailed } from '../../core/errors/hostErrors.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import { McpOAuthProvider } from './mcpOAuthProvider.js';
+import { headlessElicitAnswer, type McpElicitAnswer, type McpElicitQuestion } from './mcpElicitation.js';
 
 /** Connect + tools/list bound per server (ms), as in the original (`CONNECT_TIMEOUT`). */
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
@@ -32,6 +38,14 @@ export interface McpConnectOptions {
   /** Parent environment for the allowlist (default process.env). */
   parentEnv?: Readonly<Record<string, string | undefined>>;
   clientVersion?: string;
+  /** Where OAuth tokens of HTTP servers are kept; without it an HTTP server has no OAuth (a 401 fails the connect). */
+  secretStore?: SecretStore;
+  /** An OAuth provider to use instead of a connect-mode one (`mcp login`). */
+  authProvider?: McpOAuthProvider;
+  /** A person who can answer a server's question; absent = headless (the entry's `elicitation` answer, or decline). */
+  elicit?: (question: McpElicitQuestion) => Promise<McpElicitAnswer>;
+  /** Told of each headless answer (the reason is logged; the question's text may be shown, never a secret). */
+  onHeadlessElicit?: (server: string, answer: McpElicitAnswer, reason: string) => void;
 }
 
 let sdkPromise: Promise<Sdk> | null = null;
@@ -43,6 +57,8 @@ interface Sdk {
   DEFAULT_INHERITED_ENV_VARS: readonly string[];
   StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
   McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError;
+  ElicitRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ElicitRequestSchema;
+  UnauthorizedError: typeof import('@modelcontextprotocol/sdk/client/auth.js').UnauthorizedError;
 }
 
 /** True once any connect has loaded the SDK in this process (tests and the cold-start bench read it). */
@@ -56,7 +72,8 @@ function loadSdk(): Promise<Sdk> {
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([client, stdio, http, types]) => {
+    import('@modelcontextprotocol/sdk/client/auth.js'),
+  ]).then(([client, stdio, http, types, auth]) => {
     sdkLoaded = true;
     return {
       Client: client.Client,
@@ -64,6 +81,8 @@ function loadSdk(): Promise<Sdk> {
       DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       McpError: types.McpError,
+      ElicitRequestSchema: types.ElicitRequestSchema,
+      UnauthorizedError: auth.UnauthorizedError,
     };
   });
   return sdkPromise;
@@ -88,7 +107,8 @@ export class McpConnection {
   static async open(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
     const sdk = await loadSdk();
     const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
-    const transport = makeTransport(sdk, config, options);
+    const authProvider = config.kind !== 'http' ? undefined : (options.authProvider ?? (options.secretStore === undefined ? undefined : new McpOAuthProvider(config, options.secretStore)));
+    const transport = makeTransport(sdk, config, options, authProvider);
     // The pid is taken as soon as the child exists: on a failed connect the SDK forgets it before we can ask.
     let pid: number | null = null;
     const start = transport.start.bind(transport);
@@ -96,7 +116,15 @@ export class McpConnection {
       await start();
       pid = transport.pid ?? null;
     };
-    const client = new sdk.Client({ name: 'fuseforks', version: options.clientVersion ?? '0.0.0' });
+    // Form-mode elicitation only; applyDefaults lets the SDK fill a schema's defaults into an accepted answer.
+    const client = new sdk.Client({ name: 'fuseforks', version: options.clientVersion ?? '0.0.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
+    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
+      const question: McpElicitQuestion = { server: config.name, params: request.params };
+      if (options.elicit !== undefined) return options.elicit(question);
+      const { answer, reason } = headlessElicitAnswer(config.elicitation, request.params);
+      options.onHeadlessElicit?.(config.name, answer, reason);
+      return answer;
+    });
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -112,6 +140,9 @@ export class McpConnection {
       await transport.close().catch(() => undefined);
       if (pid !== null) await ensureGone(pid);
       if (error instanceof FuseforksError) throw error;
+      if (authProvider !== undefined && (error instanceof sdk.UnauthorizedError || authProvider.authorizationUrl !== null)) {
+        throw mcpAuthRequired(config.name, authProvider.tokens() === undefined ? 'no login is stored' : 'the stored login no longer works (expired or revoked)');
+      }
       throw mcpConnectFailed(config.name, { why: messageOf(error) }, error);
     } finally {
       clearTimeout(timer);
@@ -158,9 +189,9 @@ async function connectAndList(client: Client, transport: Transport, signal: Abor
   return tools;
 }
 
-function makeTransport(sdk: Sdk, config: McpServerConfig, options: McpConnectOptions): Transport & { pid?: number | null } {
+function makeTransport(sdk: Sdk, config: McpServerConfig, options: McpConnectOptions, authProvider: McpOAuthProvider | undefined): Transport & { pid?: number | null } {
   if (config.kind === 'http') {
-    return new sdk.StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    return new sdk.StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, ...(authProvider === undefined ? {} : { authProvider }) });
   }
   const parentEnv = options.parentEnv ?? process.env;
   const env = mcpChildEnv(config.env, parentEnv, process.platform, sdk.DEFAULT_INHERITED_ENV_VARS);
