@@ -2,8 +2,8 @@
  * The official MCP conformance suite (@modelcontextprotocol/conformance, run with Node ≥ 22) against the runtime's
  * own MCP client from the build (test/support/conformanceClient.mjs: McpLoopbackLogin + McpConnection): the client
  * auth suite and the initialize, tools_call, sse-retry and elicitation scenarios; every check must pass.
- * The suite needs Node 22 (FUSEFORKS_NODE22, else /work/tools/node22/bin/node) and the package installed at
- * FUSEFORKS_CONFORMANCE_DIR (`.ci/run` installs it when Node 22 is there); without either the test is skipped and
+ * The suite needs Node 22 (FUSEFORKS_NODE22) and the package installed at FUSEFORKS_CONFORMANCE_DIR (`.ci/run` fetches
+ * both); without either the test is skipped and
  * says why. The package is not a devDependency: it requires Node ≥ 22 and this project installs with engine-strict.
  */
 import { spawn } from 'node:child_process';
@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireDist, ROOT } from '../cli/support/cliProcess.js';
 
-const node22 = process.env.FUSEFORKS_NODE22 ?? '/work/tools/node22/bin/node';
+const node22 = process.env.FUSEFORKS_NODE22 ?? '';
 const packageDir = process.env.FUSEFORKS_CONFORMANCE_DIR ?? '';
 const entry = join(packageDir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const why = !existsSync(node22)
-  ? `no Node 22 at ${node22} (set FUSEFORKS_NODE22)`
+const why = node22 === '' || !existsSync(node22)
+  ? `no Node 22 (set FUSEFORKS_NODE22 to a Node 22 binary, as .ci/run does)`
   : packageDir === '' || !existsSync(entry)
     ? 'the conformance package is not installed (set FUSEFORKS_CONFORMANCE_DIR to a prefix holding @modelcontextprotocol/conformance, as .ci/run does)'
     : null;
