@@ -8,7 +8,9 @@ import { run } from '@oclif/core';
 import { bootMark } from '../core/bootTrace.js';
 import { wantsEventsJsonl } from './argvScan.js';
 import { reportEscaped } from './escapedError.js';
+import { exitCodeOf, owedJsonLine } from './jsonReply.js';
 import { CliOutput, type OutputStreams } from './output.js';
+import { processReply } from './replyLedger.js';
 import { readBuildVersion } from './version.js';
 
 // oclif's explicit command map is this module's export: bundled, it is the bundle itself (scripts/bundleCli.mjs),
@@ -64,4 +66,7 @@ export async function main(argv: readonly string[], streams?: OutputStreams): Pr
   } catch (error) {
     process.exitCode = reportEscaped(error, output);
   }
+  // `--json`: a failure that printed nothing on stdout (an argument error, a refusal) still prints one object.
+  const owed = owedJsonLine(argv, exitCodeOf(process.exitCode), processReply);
+  if (owed !== null) output.stdout(owed);
 }

@@ -4,6 +4,7 @@
  * byte as the GUI leaves it and the agent's next run of the command runs (or is refused) the same way. `list` is
  * read-only and also answers beside a running owner (from the run.json files); a decision refuses then (exit 4).
  */
+import { jsonText } from '../jsonFormat.js';
 import { commandRequestNotPending } from '../../core/errors/requestErrors.js';
 import type { ApprovalScope, CommandRequests, CommandRequestView } from '../../core/tools/runApprovals.js';
 import { villagePaths } from '../../core/village/paths.js';
@@ -41,7 +42,7 @@ export async function runApprovalsList(options: ApprovalsOptions, output: CliOut
     const load = await loadWorld(paths, { locale: systemLocale() });
     list = load.kind === 'missing' ? { requests: [], broken: [] } : listCommandRequests(paths, load.doc.world);
   } else return managed.exit;
-  output.stdout(options.json ? JSON.stringify(list) : approvalLines(list).join('\n'));
+  output.stdout(options.json ? jsonText(list) : approvalLines(list).join('\n'));
   return EXIT.ok;
 }
 
@@ -67,7 +68,7 @@ export async function runApprovalDecision(
   });
   if (!managed.ok) return managed.exit;
   const r = managed.value;
-  if (options.json) output.stdout(JSON.stringify({ agentId: r.agentId, command: r.command, args: r.args, line: r.line, decision: options.decision }));
+  if (options.json) output.stdout(jsonText({ agentId: r.agentId, command: r.command, args: r.args, line: r.line, decision: options.decision }));
   else output.stdout(`${r.agentId}: ${JSON.stringify(r.line)} ${DONE[options.decision]}`);
   return EXIT.ok;
 }

@@ -2,6 +2,7 @@
  * `fuseforks-cli bake` and `seed` as testable functions: call the host's bake / seed, render what they did, and
  * map failures onto the one exit-code table (BAKE_INVALID is an argument error: a wrong --out or --from).
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import type { Finding } from '../../core/preflight/finding.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
@@ -63,7 +64,7 @@ export async function runBake(options: BakeCliOptions, output: CliOutput): Promi
     output.note({ level: 'error', code: 'BAKE_REFUSED', message: 'Not baked: `serve` would refuse this village (see above); nothing was written.', fix: 'Fix the rejects above (in the GUI), then bake again.' });
     return EXIT.preflightRejected;
   }
-  output.stdout(options.json ? JSON.stringify({ out: result.out, ...result.manifest }) : bakeSummary(result.out, result.manifest, options.bypassPlanReview));
+  output.stdout(options.json ? jsonText({ out: result.out, ...result.manifest }) : bakeSummary(result.out, result.manifest, options.bypassPlanReview));
   return EXIT.ok;
 }
 
