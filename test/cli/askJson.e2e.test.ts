@@ -5,6 +5,7 @@
  * not a body: the sentinel key never shows); `--events jsonl` ends with one `outcome` line.
  */
 import { describe, expect, it } from 'vitest';
+import { expectJsonLine } from '../support/jsonSchemas.js';
 import { reply } from '../support/stubLlm.js';
 import { freePort, makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
@@ -23,12 +24,9 @@ interface Report {
   cost: number | null;
 }
 
-/** stdout must be exactly one JSON line. */
+/** stdout must be exactly one JSON line, valid against docs/schemas/ask.schema.json. */
 function parseReport(stdout: string): Report {
-  const lines = stdout.split('\n');
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toBe('');
-  return JSON.parse(lines[0]!) as Report;
+  return expectJsonLine('ask', stdout) as unknown as Report;
 }
 
 /** A stub that calls a tool every round (different arguments, so the repeat guard never cuts), after `delayMs`. */
