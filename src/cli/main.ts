@@ -48,6 +48,8 @@ export const OCLIF_CONFIG = {
     schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
     sessions: { description: "Stored conversations: list, show, export, fork, summarize." },
     secrets: { description: "API keys of the model templates: list (names only), set from stdin or a hidden prompt, delete." },
+    templates: { description: "The village's model templates: list, add, edit, remove (keys: secrets)." },
+    village: { description: 'Village-wide settings: set reception.' },
   },
   exitCodes: PARSE_EXIT_CODES,
 } as const;
