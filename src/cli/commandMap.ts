@@ -22,6 +22,7 @@ import Stats from './commands/stats.js';
 import Status from './commands/status.js';
 import { TemplatesAdd, TemplatesEdit, TemplatesList, TemplatesRemove } from './commands/templates.js';
 import { VillageSetReception } from './commands/village.js';
+import Version from './commands/version.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
@@ -67,4 +68,5 @@ export const COMMANDS = {
   'templates:edit': TemplatesEdit,
   'templates:remove': TemplatesRemove,
   'village:set:reception': VillageSetReception,
+  version: Version,
 };

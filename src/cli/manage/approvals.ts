@@ -4,6 +4,7 @@
  * byte as the GUI leaves it and the agent's next run of the command runs (or is refused) the same way. `list` is
  * read-only and also answers beside a running owner (from the run.json files); a decision refuses then (exit 4).
  */
+import { agentNotInWorld } from '../../core/errors/worldErrors.js';
 import { jsonText } from '../jsonFormat.js';
 import { commandRequestNotPending } from '../../core/errors/requestErrors.js';
 import type { ApprovalScope, CommandRequests, CommandRequestView } from '../../core/tools/runApprovals.js';
@@ -61,6 +62,8 @@ export async function runApprovalDecision(
 ): Promise<ExitCode> {
   const verb = options.decision === 'reject' ? 'reject' : 'approve';
   const managed = await withVillage(options.dataDir, `approvals ${verb}`, output, async (host) => {
+    // An id that is no agent is named as such, not as "no pending request".
+    if (!host.world().agents.some((a) => a.id === options.agentId)) throw agentNotInWorld(options.agentId);
     const request = findRequest(host.approvals.list(), options.agentId, options.line);
     const outcome = await host.approvals.decide(options.agentId, { command: request.command, args: request.args }, options.decision);
     if (outcome === 'notFound') return findRequest({ requests: [], broken: [] }, options.agentId, options.line);
