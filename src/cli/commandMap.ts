@@ -4,6 +4,7 @@
  * `gui` joins here when the GUI server lands.
  */
 import { AgentsList } from './commands/agents.js';
+import { AgentsAdd, AgentsEdit, AgentsRemove, AgentsTie, AgentsUntie } from './commands/agentsEdit.js';
 import { ApprovalsApprove, ApprovalsList, ApprovalsReject } from './commands/approvals.js';
 import Ask from './commands/ask.js';
 import Bake from './commands/bake.js';
@@ -21,6 +22,9 @@ import Serve from './commands/serve.js';
 import { SessionsExport, SessionsFork, SessionsList, SessionsShow, SessionsSummarize } from './commands/sessions.js';
 import Stats from './commands/stats.js';
 import Status from './commands/status.js';
+import { TemplatesAdd, TemplatesEdit, TemplatesList, TemplatesRemove } from './commands/templates.js';
+import { VillageSetReception } from './commands/village.js';
+import Version from './commands/version.js';
 
 /** Command id → command class. */
 export const COMMANDS = {
@@ -60,4 +64,15 @@ export const COMMANDS = {
   serve: Serve,
   stats: Stats,
   status: Status,
+  'agents:add': AgentsAdd,
+  'agents:edit': AgentsEdit,
+  'agents:remove': AgentsRemove,
+  'agents:tie': AgentsTie,
+  'agents:untie': AgentsUntie,
+  'templates:list': TemplatesList,
+  'templates:add': TemplatesAdd,
+  'templates:edit': TemplatesEdit,
+  'templates:remove': TemplatesRemove,
+  'village:set:reception': VillageSetReception,
+  version: Version,
 };

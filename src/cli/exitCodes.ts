@@ -30,7 +30,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; name: keyof typeof
   { code: 1, name: 'coreError', meaning: 'core error (one line: code + message)' },
   { code: 2, name: 'argumentError', meaning: 'argument error' },
   { code: 3, name: 'preflightRejected', meaning: 'preflight rejected' },
-  { code: 4, name: 'villageHeld', meaning: 'village lock held / session store held by another process' },
+  { code: 4, name: 'villageHeld', meaning: 'village lock held / session store held by another process · check: held, so the checked command would exit 4' },
   { code: 5, name: 'bootFailed', meaning: 'boot failed: world.json unreadable or missing, secret name collision, …' },
   { code: 6, name: 'noAnswer', meaning: 'ask: no_answer / undeliverable (and running, which is not an answer)' },
   { code: 7, name: 'timedOut', meaning: 'ask: timed_out' },

@@ -81,7 +81,7 @@ export const ASK_FLAG_SPECS = {
   },
   client: { kind: 'string', description: 'Name the request comes from (default fuseforks-cli; the village\'s externalName wins).' },
   'continue-session': { kind: 'boolean', description: 'Continue the current conversation instead of a new one.' },
-  verbose: { kind: 'boolean', description: 'Also show informational preflight findings.' },
+  verbose: { kind: 'boolean', description: 'Also write the diagnostic log lines (boot, turns, tools) and informational findings to stderr; the log file always has them.' },
   json: {
     kind: 'boolean',
     description: 'Print exactly one JSON object on stdout: {answer, outcome, exitCode, sessionId, tokens, cost}.',

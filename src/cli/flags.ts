@@ -20,6 +20,13 @@ export const dataDirFlag = Flags.string(props(SPEC['data-dir']));
 /** `--start`: required; which agents start. */
 export const startFlag = Flags.string(props(SPEC.start));
 
+/** `--start` of the commands that run a village without a request (serve, bake): `reception` is ask's only. */
+export const serveStartFlag = Flags.string({
+  ...props(SPEC.start),
+  helpValue: 'batch|a,b,c',
+  description: 'Agents to start: "batch" (the batch-start set, as the GUI\'s start-all) or a comma-separated list of agent ids.',
+});
+
 /** `--secrets keyring|env`. */
 export const secretsFlag = Flags.option(props(SPEC.secrets))();
 
@@ -31,6 +38,9 @@ export const villageFlags = {
   'bypass-plan-review': Flags.boolean({ ...props(SPEC['bypass-plan-review']), default: false }),
   'run-approval': Flags.option(props(SPEC['run-approval']))(),
 };
+
+/** villageFlags for serve and bake: their `--start` never offers `reception`. */
+export const serveVillageFlags = { ...villageFlags, start: serveStartFlag };
 
 /** `--events jsonl` (ask, serve): every stderr line becomes one JSON object (SPEC §6.5). */
 export const eventsFlags = { events: Flags.option(props(SPEC.events))() };

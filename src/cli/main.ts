@@ -8,7 +8,12 @@ import { run } from '@oclif/core';
 import { bootMark } from '../core/bootTrace.js';
 import { wantsEventsJsonl } from './argvScan.js';
 import { reportEscaped } from './escapedError.js';
+import { COMMANDS } from './commandMap.js';
+import { suggestCommand, typedCommand } from './commandSuggestion.js';
+import { EXIT } from './exitCodes.js';
+import { exitCodeOf, owedJsonLine } from './jsonReply.js';
 import { CliOutput, type OutputStreams } from './output.js';
+import { processReply } from './replyLedger.js';
 import { readBuildVersion } from './version.js';
 
 // oclif's explicit command map is this module's export: bundled, it is the bundle itself (scripts/bundleCli.mjs),
@@ -38,6 +43,9 @@ export const OCLIF_CONFIG = {
   // `help <command>`, "did you mean …?" for a mistyped command, and shell completion (`autocomplete`).
   plugins: ['@oclif/plugin-help', '@oclif/plugin-not-found', '@oclif/plugin-autocomplete'],
   topicSeparator: ' ',
+  // `-h` and `-v` as people type them (oclif's own are --help and --version; `version` is a command).
+  additionalHelpFlags: ['-h'],
+  additionalVersionFlags: ['-v'],
   // The management topics' one-line summaries in `--help` (kept equal to package.json's oclif block by a test).
   topics: {
     agents: { description: "The village's agents: id, name, status, model template, ties." },
@@ -47,6 +55,8 @@ export const OCLIF_CONFIG = {
     schedules: { description: "The village's schedules: list, add, remove, pause, resume, fire one now." },
     sessions: { description: "Stored conversations: list, show, export, fork, summarize." },
     secrets: { description: "API keys of the model templates: list (names only), set from stdin or a hidden prompt, delete." },
+    templates: { description: "The village's model templates: list, add, edit, remove (keys: secrets)." },
+    village: { description: 'Village-wide settings: set reception.' },
   },
   exitCodes: PARSE_EXIT_CODES,
 } as const;
@@ -63,6 +73,27 @@ export async function main(argv: readonly string[], streams?: OutputStreams): Pr
     // oclif's PJSON type is wider than this literal; the cast is the only seam to it.
     await run([...argv], { root: PACKAGE_ROOT, version, pjson: pjson as never });
   } catch (error) {
-    process.exitCode = reportEscaped(error, output);
+    process.exitCode = notFound(error) ? reportUnknownCommand(argv, output) : reportEscaped(error, output);
   }
+  // `--json`: a failure that printed nothing on stdout (an argument error, a refusal) still prints one object.
+  const owed = owedJsonLine(argv, exitCodeOf(process.exitCode), processReply);
+  if (owed !== null) output.stdout(owed);
+}
+
+/** oclif's not-found plugin ends an unknown command with exit 127. */
+function notFound(error: unknown): boolean {
+  return (error as { oclif?: { exit?: number } } | null)?.oclif?.exit === 127;
+}
+
+/** An unknown command: one note with the nearest command as the fix (in a terminal or not), exit 2. */
+function reportUnknownCommand(argv: readonly string[], output: CliOutput): number {
+  const typed = typedCommand(argv);
+  const suggestion = suggestCommand(typed, Object.keys(COMMANDS));
+  output.note({
+    level: 'error',
+    code: 'ARGUMENT',
+    message: `${typed.split(':').join(' ')} is not a fuseforks-cli command.`,
+    fix: suggestion === null ? 'fuseforks-cli --help lists every command.' : `Did you mean: fuseforks-cli ${suggestion}? (fuseforks-cli --help lists every command.)`,
+  });
+  return EXIT.argumentError;
 }

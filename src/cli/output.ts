@@ -9,6 +9,8 @@ import type { CoreEvent } from '../core/events.js';
 import type { AskReport } from './ask/askReport.js';
 import type { Finding } from '../core/preflight/finding.js';
 import type { Language } from '../core/world/types.js';
+import { jsonText } from './jsonFormat.js';
+import { processReply } from './replyLedger.js';
 
 /** The last stderr line of `ask --events jsonl`: how the request ended (the `ask --json` object, typed). */
 export type OutcomeLine = { type: 'outcome' } & AskReport;
@@ -57,9 +59,9 @@ export function humanNote(note: CliNote): string {
   return note.fix ? `${head}\n  fix: ${note.fix}` : head;
 }
 
-/** `check --json`: exactly one line `{"findings":[…],"start":[ids]}`. */
+/** `check --json`: exactly one line `{"format":1,"findings":[…],"start":[ids]}`. */
 export function renderFindingsJson(findings: readonly Finding[], start: readonly string[]): string {
-  return JSON.stringify({
+  return jsonText({
     findings: findings.map((f) => ({ level: f.level, code: f.code, message: f.message, fix: f.fix })),
     start: [...start],
   });
@@ -89,7 +91,10 @@ export function renderFindingsHuman(findings: readonly Finding[], language: Lang
 
 /** The default streams: the process's own. Only the CLI layer may write to stdout. */
 export const processStreams: OutputStreams = {
-  stdout: (text) => void process.stdout.write(text),
+  stdout: (text) => {
+    processReply.stdoutWritten = true;
+    process.stdout.write(text);
+  },
   stderr: (text) => void process.stderr.write(text),
 };
 
@@ -113,6 +118,8 @@ export class CliOutput {
 
   /** A CLI note on stderr (dropped below `minLevel`). */
   note(note: CliNote): void {
+    // The process's last error note is what a failed `--json` run reports on stdout (jsonReply.ts).
+    if (note.level === 'error' && this.streams === processStreams) processReply.lastError = note;
     if (!this.shows(note.level)) return;
     this.streams.stderr(`${this.mode === 'jsonl' ? cliLine(note) : humanNote(note)}\n`);
   }

@@ -52,7 +52,7 @@ async function decideBoth(dir: string, args: string[], decision: CommandDecision
   const cli = await runCli(['approvals', ...args, '-d', dir, '--json']);
   expect(cli.code, describeRun(cli)).toBe(0);
   const line = args.slice(2).join(' ');
-  expect(JSON.parse(cli.stdout)).toEqual({ agentId: 'ops', command: 'touch', args: [line.split(' ')[1]], line, decision });
+  expect(JSON.parse(cli.stdout)).toEqual({ format: 1, agentId: 'ops', command: 'touch', args: [line.split(' ')[1]], line, decision });
   const host = await buildHost(new HostPaths(twin), { appVersion: 'test', secrets: 'env', secretStore: new MemorySecretStore(), runSchedules: false, openDoor: false, env: {} });
   try {
     expect(await host.approvals.decide('ops', { command: 'touch', args: [line.split(' ')[1]!] }, decision)).toBe('applied');
@@ -99,6 +99,7 @@ describe('approvals command (built binary)', () => {
     const before = runJson(dir);
     const agentsFree = await runCli(['agents', 'list', '-d', dir, '--json']);
     expect(JSON.parse(agentsFree.stdout)).toEqual({
+      format: 1,
       held: false,
       statusFrom: 'host',
       agents: [

@@ -5,6 +5,7 @@
  * not a body: the sentinel key never shows); `--events jsonl` ends with one `outcome` line.
  */
 import { describe, expect, it } from 'vitest';
+import { expectJsonLine } from '../support/jsonSchemas.js';
 import { reply } from '../support/stubLlm.js';
 import { freePort, makeVillage, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
@@ -23,12 +24,9 @@ interface Report {
   cost: number | null;
 }
 
-/** stdout must be exactly one JSON line. */
+/** stdout must be exactly one JSON line, valid against docs/schemas/ask.schema.json. */
 function parseReport(stdout: string): Report {
-  const lines = stdout.split('\n');
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toBe('');
-  return JSON.parse(lines[0]!) as Report;
+  return expectJsonLine('ask', stdout) as unknown as Report;
 }
 
 /** A stub that calls a tool every round (different arguments, so the repeat guard never cuts), after `delayMs`. */
@@ -106,13 +104,15 @@ describe('ask --json, --quiet, --timeout and the outcome line (built binary)', (
     expect(report).toMatchObject({ answer: null, outcome: 'budget_exhausted', exitCode: 9 });
     expect(report.tokens!.total).toBeGreaterThan(0);
     const lines = run.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.at(-1)).toEqual({ type: 'outcome', ...report });
+    // The outcome line is the --json object typed, without the stdout object's format stamp.
+    const { format: _format, ...fields } = report as Report & { format: number };
+    expect(lines.at(-1)).toEqual({ type: 'outcome', ...fields });
   });
 
   it('a refused preflight still prints one object: outcome null, exit 3', async () => {
     const dir = makeVillage(temps, { baseUrl: stub().baseUrl });
     const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', '--json', 'hi'], {});
     expect(run.code).toBe(3);
-    expect(parseReport(run.stdout)).toEqual({ answer: null, outcome: null, exitCode: 3, sessionId: null, tokens: null, cost: null });
+    expect(parseReport(run.stdout)).toEqual({ format: 1, answer: null, outcome: null, exitCode: 3, sessionId: null, tokens: null, cost: null });
   });
 });

@@ -97,13 +97,13 @@ describe('fuseforks-cli check (built binary)', () => {
     expect(parsed.findings.map((f) => f.code)).not.toContain('SECRET_MISSING');
   });
 
-  it('--json prints exactly one line {"findings":[…],"start":[ids]}', () => {
+  it('--json prints exactly one line {"format":1,"findings":[…],"start":[ids]}', () => {
     const run = cli(['check', '--for', 'serve', '--data-dir', village(), '--start', 'batch', '--secrets', 'env', '--json']);
     expect(run.code).toBe(3);
     const lines = run.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     const parsed = JSON.parse(lines[0] as string) as { findings: Record<string, string>[]; start: string[] };
-    expect(Object.keys(parsed)).toEqual(['findings', 'start']);
+    expect(Object.keys(parsed)).toEqual(['format', 'findings', 'start']);
     expect(parsed.start).toEqual(['luna', 'zari']);
     expect(parsed.findings.map((f) => f.code)).toEqual(['SECRET_MISSING', 'JEV_TOKEN_MISSING']);
     for (const f of parsed.findings) expect(Object.keys(f).sort()).toEqual(['code', 'fix', 'level', 'message']);

@@ -75,7 +75,7 @@ describe('management commands while serve holds the village', () => {
 
     const run = await runCli(['schedules', 'run-now', SCHEDULE.id.slice(0, 8), '-d', dir, '--json']);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ id: SCHEDULE.id, to: 'helper', fired: true, probe: null, participants: ['helper'] });
+    expect(JSON.parse(run.stdout)).toEqual({ format: 1, id: SCHEDULE.id, to: 'helper', fired: true, probe: null, participants: ['helper'] });
     expect(run.stderr).toContain('[VIA_DOOR]');
     expect(stub().requests).toHaveLength(1);
     expect(stub().requests[0]!.lastUserText).toContain('weekly digest');

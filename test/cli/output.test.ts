@@ -57,7 +57,7 @@ describe('findings rendering', () => {
   it('--json is exactly one line with findings and start', () => {
     const text = renderFindingsJson(findings, ['a', 'b']);
     expect(text.includes('\n')).toBe(false);
-    expect(JSON.parse(text)).toEqual({ findings, start: ['a', 'b'] });
+    expect(JSON.parse(text)).toEqual({ format: 1, findings, start: ['a', 'b'] });
   });
 
   it.each([

@@ -107,7 +107,7 @@ describe('schedules command (built binary)', () => {
     const before = file(dir);
     const run = await runCli(['schedules', 'run-now', KEPT.id.slice(0, 6), '-d', dir, '--json']);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ id: KEPT.id, to: 'desk', fired: true, probe: null, participants: ['desk'] });
+    expect(JSON.parse(run.stdout)).toEqual({ format: 1, id: KEPT.id, to: 'desk', fired: true, probe: null, participants: ['desk'] });
     expect(stub().requests).toHaveLength(1);
     expect(stub().requests[0]!.lastUserText).toContain('【Scheduled run: every 60 minutes】\nkept');
     expect(file(dir)).toBe(before);

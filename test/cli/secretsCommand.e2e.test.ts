@@ -75,7 +75,7 @@ describe('secrets command (built binary), env store and refusals', () => {
     expect(list.code, describeRun(list)).toBe(0);
     // Opening the village (any host, the GUI's too) marks a template whose key is already in the store as keyring.
     const before = world(dir);
-    expect(JSON.parse(list.stdout)).toEqual({ store: 'env', secrets: [{ name: 'stub', credential: 'keyring', stored: true, variable: 'FUSEFORKS_SECRET_STUB' }, { name: 'jev_api_token', credential: null, stored: false, variable: 'FUSEFORKS_SECRET_JEV_API_TOKEN' }] });
+    expect(JSON.parse(list.stdout)).toEqual({ format: 1, store: 'env', secrets: [{ name: 'stub', credential: 'keyring', stored: true, variable: 'FUSEFORKS_SECRET_STUB' }, { name: 'jev_api_token', credential: null, stored: false, variable: 'FUSEFORKS_SECRET_JEV_API_TOKEN' }] });
     const set = await runCli(['secrets', 'set', 'stub', '-d', dir, '--secrets', 'env'], env, `${SENTINEL}\n`);
     const del = await runCli(['secrets', 'delete', 'stub', '-d', dir, '--secrets', 'env'], env);
     for (const run of [set, del]) {
@@ -125,7 +125,7 @@ describe.skipIf(missing !== null)('secrets command against a throwaway Secret Se
     const viaHost = village();
     const set = await runCli(['secrets', 'set', 'stub', '-d', viaCli, '--json'], session.env, `${SENTINEL}\n`);
     expect(set.code, describeRun(set)).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual({ store: 'keyring', secret: { name: 'stub', credential: 'keyring', stored: true, variable: 'FUSEFORKS_SECRET_STUB' } });
+    expect(JSON.parse(set.stdout)).toEqual({ format: 1, store: 'keyring', secret: { name: 'stub', credential: 'keyring', stored: true, variable: 'FUSEFORKS_SECRET_STUB' } });
 
     const host = await buildHost(new HostPaths(viaHost), { appVersion: 'test', secrets: 'env', secretStore: new MemorySecretStore(), runSchedules: false, openDoor: false, env: {} });
     try {
@@ -147,7 +147,7 @@ describe.skipIf(missing !== null)('secrets command against a throwaway Secret Se
       expect((JSON.parse(after.stdout) as { secrets: unknown[] }).secrets[0]).toMatchObject({ name: 'stub', stored: false });
       // The Jev helper's token is a key of its own (HostApi.jev): set from a pipe, listed, deleted.
       const jevSet = await runCli(['secrets', 'set', 'jev_api_token', '-d', viaCli, '--json'], session.env, SENTINEL);
-      expect(JSON.parse(jevSet.stdout)).toEqual({ store: 'keyring', secret: { name: 'jev_api_token', credential: null, stored: true, variable: 'FUSEFORKS_SECRET_JEV_API_TOKEN' } });
+      expect(JSON.parse(jevSet.stdout)).toEqual({ format: 1, store: 'keyring', secret: { name: 'jev_api_token', credential: null, stored: true, variable: 'FUSEFORKS_SECRET_JEV_API_TOKEN' } });
       const jevDel = await runCli(['secrets', 'delete', 'jev_api_token', '-d', viaCli, '--json'], session.env);
       expect(JSON.parse(jevDel.stdout)).toMatchObject({ secret: { name: 'jev_api_token', stored: false } });
       expectNoSentinel([set, list, ask, del, after, jevSet, jevDel], viaCli);

@@ -72,7 +72,7 @@ describe('fuseforks-cli sessions', () => {
     const guiDir = temps.make();
     cpSync(dir, guiDir, { recursive: true });
     const exported = await json<{ path: string; records: number }>(['sessions', 'export', first, '-d', dir]);
-    expect(exported).toEqual({ path: join(dir, 'workspace/exports', `${first}.jsonl`), records: show.counts.records });
+    expect(exported).toEqual({ format: 1, path: join(dir, 'workspace/exports', `${first}.jsonl`), records: show.counts.records });
     const cliExport = readFileSync(exported.path);
     const piped = await runCli(['sessions', 'export', first, '-d', dir, '--stdout']);
     expect(piped.code, describeRun(piped)).toBe(0);

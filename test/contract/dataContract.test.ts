@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { schemaNames } from '../support/jsonSchemas.js';
 import { COMMANDS } from '../../src/cli/commandMap.js';
 import { EXIT_CODE_TABLE } from '../../src/cli/exitCodes.js';
 import { ERROR_FAULT_KINDS, ERROR_FAULTS } from '../../src/core/errorFaults.js';
@@ -28,6 +29,7 @@ interface Ledger {
   exit_codes: Record<string, string>;
   tools: { bundled: string[]; default_enabled: string[]; work_dir: string[] };
   management_commands: Record<string, unknown>;
+  json_schemas: Record<string, string[]>;
 }
 
 const ledger = parse(readFileSync(new URL('../../data_contract.yaml', import.meta.url), 'utf8')) as Ledger;
@@ -123,5 +125,15 @@ describe('data_contract.yaml and the code agree', () => {
   it('lists exactly the plan task states and agent statuses', () => {
     expect(ledger.enums.plan_task_state).toEqual([...PLAN_TASK_STATES]);
     expect(ledger.enums.agent_status).toEqual([...AGENT_STATUSES]);
+  });
+
+  it('json_schemas names every schema file in docs/schemas, and every command with --json has exactly one schema', () => {
+    expect(sorted(Object.keys(ledger.json_schemas))).toEqual(schemaNames());
+    const withJson = Object.entries(COMMANDS)
+      .filter(([, command]) => 'json' in ((command as { flags?: Record<string, unknown> }).flags ?? {}))
+      .map(([id]) => id);
+    const listed = Object.values(ledger.json_schemas).flat();
+    for (const id of withJson) expect(listed.filter((entry) => entry === id), id).toHaveLength(1);
+    for (const entry of listed) if (!entry.includes(' ') && !entry.includes('{')) expect(withJson, entry).toContain(entry);
   });
 });

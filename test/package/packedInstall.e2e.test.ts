@@ -98,6 +98,15 @@ describe('the packed package', () => {
     expect(pkg.private).toBeUndefined();
   });
 
+  it('every file README.md links to is in the package (the registry shows the README from the tarball); the JSON Schemas too', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1]!).filter((href) => !/^[a-z]+:/.test(href));
+    expect(linked).toContain('CONTRIBUTING.md');
+    const inPackage = (href: string): boolean => files.includes(href) || files.some((f) => f.startsWith(href.endsWith('/') ? href : `${href}/`));
+    expect(linked.filter((href) => !inPackage(href))).toEqual([]);
+    expect(files).toContain('docs/schemas/ask.schema.json');
+  });
+
   it('installed globally into a prefix, runs init, check and ask (echo, offline)', async () => {
     const data = join(tmp, 'village');
     const init = await cli(['init', '--data-dir', data]);

@@ -11,7 +11,10 @@ import { readBuildVersion } from '../version.js';
 import { prewarmForAsk } from './earlyPrewarm.js';
 
 export async function executeAsk(flags: AskFlagValues, textArg: string, signals: SignalWatch): Promise<number> {
-  const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags));
+  const level = noteLevelOf(flags);
+  // ask's stderr is about the outcome: the diagnostic band (info lines) only with --verbose, or as JSON lines.
+  const minLevel = flags.events === 'jsonl' || flags.verbose || level !== 'info' ? level : 'warn';
+  const output = new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, minLevel);
   const text = textArg === '-' ? await readStdin() : textArg;
   bootMark('ask parsed');
   await prewarmForAsk(flags['data-dir'], flags.start);

@@ -6,7 +6,9 @@
  */
 import { bootMark } from '../../core/bootTrace.js';
 import { reportEscaped } from '../escapedError.js';
-import { CliOutput } from '../output.js';
+import { exitCodeOf, owedJsonLine } from '../jsonReply.js';
+import { CliOutput, processStreams } from '../output.js';
+import { processReply } from '../replyLedger.js';
 import { processSignals } from '../signals.js';
 import { parseAskArgv } from './askArgv.js';
 import { executeAsk } from './askCommand.js';
@@ -23,6 +25,8 @@ export async function askFromArgv(argv: readonly string[], env: NodeJS.ProcessEn
   } catch (error) {
     process.exitCode = reportEscaped(error, new CliOutput(args.flags.events === 'jsonl' ? 'jsonl' : 'human'));
   }
+  const owed = owedJsonLine(argv, exitCodeOf(process.exitCode), processReply);
+  if (owed !== null) processStreams.stdout(`${owed}\n`);
   signals.dispose();
   return true;
 }

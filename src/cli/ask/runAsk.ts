@@ -6,6 +6,7 @@
  * Signals: during boot → 8 having sent nothing; the first after sending → interrupt_all and keep waiting (→ 8);
  * the second → exit at once with 8.
  */
+import { jsonText } from '../jsonFormat.js';
 import type { ErrorPayload } from '../../core/errors.js';
 import { bootMark } from '../../core/bootTrace.js';
 import { isFuseforksError } from '../../core/errors.js';
@@ -49,7 +50,7 @@ function finish(full: AskReport, options: AskOptions, output: CliOutput): ExitCo
       fix: 'Export the conversation to read the rest (GUI: conversations, export).',
     });
   }
-  if (options.json === true) output.stdout(JSON.stringify(report));
+  if (options.json === true) output.stdout(jsonText(report));
   else if (report.answer !== null) output.stdout(report.answer);
   output.event({ type: 'outcome', ...report });
   return report.exitCode;

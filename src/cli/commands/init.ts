@@ -16,6 +16,9 @@ export default class Init extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(Init);
     const { runInit } = await import('../init/runInit.js');
-    process.exitCode = runInit({ dataDir: flags['data-dir'] }, new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags)));
+    const { invocationOf } = await import('../init/invocation.js');
+    const { realOf, realOnPath } = await import('../init/pathLookup.js');
+    const invocation = invocationOf(process.argv[1] ?? 'bin/run.js', process.cwd(), (name) => realOnPath(name, process.env.PATH), realOf);
+    process.exitCode = runInit({ dataDir: flags['data-dir'], invocation }, new CliOutput(flags.events === 'jsonl' ? 'jsonl' : 'human', processStreams, noteLevelOf(flags)));
   }
 }

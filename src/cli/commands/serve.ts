@@ -3,7 +3,7 @@
  * (SPEC §6.3). Thin: signal handlers first, parse, then the lazily loaded `runServe`.
  */
 import { Command } from '@oclif/core';
-import { eventsFlags, outputFlags, villageFlags } from '../flags.js';
+import { eventsFlags, outputFlags, serveVillageFlags } from '../flags.js';
 import { CliOutput, noteLevelOf, processStreams } from '../output.js';
 import { processSignals } from '../signals.js';
 import { readBuildVersion } from '../version.js';
@@ -15,7 +15,7 @@ export default class Serve extends Command {
     'Starts the start set, runs schedules and the door (when enabled on this shelf) and restarts crashed workers. ' +
     'The first SIGINT/SIGTERM closes cleanly (exit 0, grace 30 s); a second exits at once.';
   static override examples = ['<%= config.bin %> serve --data-dir /data --start batch --secrets env'];
-  static override flags = { ...villageFlags, ...eventsFlags, ...outputFlags };
+  static override flags = { ...serveVillageFlags, ...eventsFlags, ...outputFlags };
 
   async run(): Promise<void> {
     // bin/run.js installed the handlers before the CLI loaded; this takes them over with any signal already counted.

@@ -17,6 +17,8 @@ export interface InitOptions {
   dataDir: string;
   /** Test seam: the village to copy. */
   source?: string;
+  /** How the person runs this CLI here (invocation.ts); default `fuseforks-cli`. */
+  invocation?: string;
 }
 
 /** Runs `init`; 0 = copied, 5 = a village already exists there, 1 = the copy failed. */
@@ -39,6 +41,11 @@ export function runInit(options: InitOptions, output: CliOutput): ExitCode {
     output.note({ level: 'error', code: 'CONFIG_IO', message: `Cannot copy the example village into ${paths.dataDir} (${errno}).`, fix: 'Check that --data-dir is writable by this user.' });
     return EXIT.coreError;
   }
-  output.note({ level: 'info', code: 'INIT', message: `Created the example village in ${paths.workspace}. Try: fuseforks-cli ask --data-dir ${options.dataDir} --start batch "hello"` });
+  output.note({ level: 'info', code: 'INIT', message: `Created the example village in ${paths.workspace}. Try: ${options.invocation ?? 'fuseforks-cli'} ask --data-dir ${quoted(options.dataDir)} --start batch "hello"` });
   return EXIT.ok;
+}
+
+/** A path as a shell word: as is when it is plain, else in double quotes. */
+function quoted(path: string): string {
+  return /^[\w./@:+-]+$/.test(path) ? path : JSON.stringify(path);
 }

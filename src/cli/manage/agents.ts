@@ -4,6 +4,7 @@
  * beside a running owner from world.json, with each status from that process through its door; with its door off,
  * from a live serve's heartbeat (`serve.status.json`: running or idle, as of its last beat) — else unknown.
  */
+import { jsonText } from '../jsonFormat.js';
 import type { AgentStatus } from '../../core/events.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { loadWorld, systemLocale } from '../../core/village/worldStore.js';
@@ -104,7 +105,7 @@ export async function runAgentsList(options: { dataDir: string; json: boolean },
     rows = load.kind === 'missing' ? [] : agentRows(load.doc.world, status);
     held = true;
   } else return managed.exit;
-  if (options.json) output.stdout(JSON.stringify({ held, statusFrom: held ? from.kind : 'host', agents: rows }));
+  if (options.json) output.stdout(jsonText({ held, statusFrom: held ? from.kind : 'host', agents: rows }));
   else {
     const lines = rows.map(agentLine);
     if (lines.length === 0) lines.push('no agents');

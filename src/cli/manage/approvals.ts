@@ -4,6 +4,8 @@
  * byte as the GUI leaves it and the agent's next run of the command runs (or is refused) the same way. `list` is
  * read-only and also answers beside a running owner (from the run.json files); a decision refuses then (exit 4).
  */
+import { agentNotInWorld } from '../../core/errors/worldErrors.js';
+import { jsonText } from '../jsonFormat.js';
 import { commandRequestNotPending } from '../../core/errors/requestErrors.js';
 import type { ApprovalScope, CommandRequests, CommandRequestView } from '../../core/tools/runApprovals.js';
 import { villagePaths } from '../../core/village/paths.js';
@@ -41,7 +43,7 @@ export async function runApprovalsList(options: ApprovalsOptions, output: CliOut
     const load = await loadWorld(paths, { locale: systemLocale() });
     list = load.kind === 'missing' ? { requests: [], broken: [] } : listCommandRequests(paths, load.doc.world);
   } else return managed.exit;
-  output.stdout(options.json ? JSON.stringify(list) : approvalLines(list).join('\n'));
+  output.stdout(options.json ? jsonText(list) : approvalLines(list).join('\n'));
   return EXIT.ok;
 }
 
@@ -60,6 +62,8 @@ export async function runApprovalDecision(
 ): Promise<ExitCode> {
   const verb = options.decision === 'reject' ? 'reject' : 'approve';
   const managed = await withVillage(options.dataDir, `approvals ${verb}`, output, async (host) => {
+    // An id that is no agent is named as such, not as "no pending request".
+    if (!host.world().agents.some((a) => a.id === options.agentId)) throw agentNotInWorld(options.agentId);
     const request = findRequest(host.approvals.list(), options.agentId, options.line);
     const outcome = await host.approvals.decide(options.agentId, { command: request.command, args: request.args }, options.decision);
     if (outcome === 'notFound') return findRequest({ requests: [], broken: [] }, options.agentId, options.line);
@@ -67,7 +71,7 @@ export async function runApprovalDecision(
   });
   if (!managed.ok) return managed.exit;
   const r = managed.value;
-  if (options.json) output.stdout(JSON.stringify({ agentId: r.agentId, command: r.command, args: r.args, line: r.line, decision: options.decision }));
+  if (options.json) output.stdout(jsonText({ agentId: r.agentId, command: r.command, args: r.args, line: r.line, decision: options.decision }));
   else output.stdout(`${r.agentId}: ${JSON.stringify(r.line)} ${DONE[options.decision]}`);
   return EXIT.ok;
 }

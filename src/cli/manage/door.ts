@@ -3,6 +3,7 @@
  * read-only and also answers while another process holds the village (from the shelf file; whether that process
  * listens is its own business). `token` prints the bearer token an MCP client needs — on stdout only, as asked.
  */
+import { jsonText } from '../jsonFormat.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { baseOf } from '../../core/village/revision.js';
 import { doorStatusOf, readDoorSettings } from '../../host/door/doorSettings.js';
@@ -28,7 +29,7 @@ export function doorLine(view: DoorView | (Omit<DoorView, 'live' | 'revisions'> 
 }
 
 function print(view: DoorView | (Omit<DoorView, 'live' | 'revisions'> & { live: null }), options: DoorOptions, output: CliOutput): void {
-  output.stdout(options.json ? JSON.stringify(view) : doorLine(view));
+  output.stdout(options.json ? jsonText(view) : doorLine(view));
 }
 
 /** `door status`: through HostApi, or from the shelf file while the village is held. */
@@ -82,6 +83,6 @@ export async function runDoorToken(options: DoorOptions & { rotate: boolean }, o
     output.note({ level: 'error', code: 'DOOR_NO_TOKEN', message: 'The door has no token yet.', fix: 'Switch it on once (fuseforks-cli door enable); that makes the token.' });
     return EXIT.coreError;
   }
-  output.stdout(options.json ? JSON.stringify({ token }) : token);
+  output.stdout(options.json ? jsonText({ token }) : token);
   return EXIT.ok;
 }

@@ -2,6 +2,7 @@
  * `fuseforks-cli pricing`: the price-table source and the fetch, through `HostApi.pricing`. Reading the source also
  * answers while another process holds the village (from the shelf file); setting it or fetching does not.
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { baseOf } from '../../core/village/revision.js';
@@ -59,7 +60,7 @@ export async function runPricing(options: PricingOptions, output: CliOutput): Pr
   } else return managed.exit;
   if (options.json) {
     const report = result.report === null ? null : { ...result.report, state: undefined };
-    output.stdout(JSON.stringify({ source: { url: result.source.url, blocked: result.source.blocked }, fetch: report }));
+    output.stdout(jsonText({ source: { url: result.source.url, blocked: result.source.blocked }, fetch: report }));
   } else {
     output.stdout(sourceLine(result.source));
     if (result.report !== null) for (const line of fetchLines(result.report)) output.stdout(line);

@@ -4,6 +4,7 @@
  * holder does it through its door (same answer) — two processes running one village's agents would race. With the
  * holder's door off the command is refused (exit 4) and says how to switch the door on.
  */
+import { jsonText } from '../jsonFormat.js';
 import type { SecretSource } from '../../core/secrets/openSecretStore.js';
 import type { ScheduleRunReport } from '../../host/hostApi.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
@@ -60,7 +61,7 @@ export async function runScheduleNow(options: RunNowOptions, output: CliOutput):
     output.note({ level: 'info', code: 'VIA_DOOR', message: `This village is open in another process; the schedule ran there, through its MCP door at 127.0.0.1:${via.port}.` });
     report = via.value;
   }
-  output.stdout(options.json ? JSON.stringify(report) : runNowLine(report));
+  output.stdout(options.json ? jsonText(report) : runNowLine(report));
   if (!report.fired && report.probe === 'unapproved') {
     output.note({
       level: 'warn',

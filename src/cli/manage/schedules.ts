@@ -4,6 +4,7 @@
  * as the GUI would leave it (ids and createdAtMs are made by the store). `list` is read-only and also answers
  * while another process holds the village (from the files); every change refuses then (exit 4).
  */
+import { jsonText } from '../jsonFormat.js';
 import { resolveScheduleId } from '../../host/fireScheduleNow.js';
 import { nextDue } from '../../core/schedules/due.js';
 import { ProbeApprovals } from '../../core/schedules/probeApprovals.js';
@@ -56,7 +57,7 @@ export function scheduleLine(row: ScheduleRow): string {
 }
 
 function printList(list: ScheduleList, options: SchedulesOptions, output: CliOutput): void {
-  if (options.json) return output.stdout(JSON.stringify(list));
+  if (options.json) return output.stdout(jsonText(list));
   const lines = list.schedules.map(scheduleLine);
   if (lines.length === 0) lines.push('no schedules');
   if (list.blocked !== null) lines.push(`schedules.json cannot be read (${list.blocked}); changes are refused until it is fixed`);
@@ -147,7 +148,7 @@ async function change(
   const managed = await withVillage(options.dataDir, command, output, async (host) => listOf({ schedules: await fn(host), schedulesBlocked: null }, host.world().language));
   if (!managed.ok) return managed.exit;
   const verb = command.split(' ')[1];
-  if (options.json) output.stdout(JSON.stringify({ [verb === 'remove' ? 'removed' : 'schedule']: managed.value.schedules[0] ?? null }));
+  if (options.json) output.stdout(jsonText({ [verb === 'remove' ? 'removed' : 'schedule']: managed.value.schedules[0] ?? null }));
   else output.stdout(managed.value.schedules.map((row) => `${verb === 'remove' ? 'removed ' : ''}${scheduleLine(row)}`).join('\n'));
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@
  * value from stdin or a hidden prompt and refuses one on the command line; the env store is read-only, so `set` and
  * `delete` name the variable to set instead. `list` is read-only and also answers beside a running owner.
  */
+import { jsonText } from '../jsonFormat.js';
 import { FuseforksError } from '../../core/errors.js';
 import { EnvSecretStore } from '../../core/secrets/envSecretStore.js';
 import { openSecretStore, type SecretSource } from '../../core/secrets/openSecretStore.js';
@@ -43,7 +44,7 @@ function rowsOf(templates: readonly ModelTemplate[], has: (name: string) => bool
 }
 
 function print(rows: SecretRow[], options: SecretsOptions, output: CliOutput): void {
-  if (options.json) return output.stdout(JSON.stringify({ store: options.secrets, secrets: rows }));
+  if (options.json) return output.stdout(jsonText({ store: options.secrets, secrets: rows }));
   const where = (r: SecretRow): string => (options.secrets === 'env' ? r.variable : 'keyring');
   output.stdout(rows.map((r) => `${r.name}  ${r.stored ? 'stored' : 'missing'} (${where(r)})${r.credential === null ? '  Jev helper token' : `  credential ${r.credential}`}`).join('\n'));
 }
@@ -150,7 +151,7 @@ async function change(
   );
   if (!managed.ok) return managed.exit;
   const row = managed.value[0];
-  if (options.json) output.stdout(JSON.stringify({ store: options.secrets, secret: row ?? null }));
+  if (options.json) output.stdout(jsonText({ store: options.secrets, secret: row ?? null }));
   else output.stdout(row === undefined ? '' : `${row.name}: ${row.stored ? 'stored in the keyring' : 'no key stored'}${row.credential === null ? '' : ` (credential ${row.credential})`}`);
   return EXIT.ok;
 }

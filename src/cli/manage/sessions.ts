@@ -5,6 +5,7 @@
  * `workspace/exports/{id}.jsonl`, with the same renderer the owner uses. `fork` adds a conversation to the store,
  * so it refuses politely while another process holds the village.
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import { exportLines } from '../../core/sessions/exportLines.js';
 import { openSessionReader, type SessionReader } from '../../core/sessions/openSessionReader.js';
@@ -88,7 +89,7 @@ async function readOnly<T>(
 export async function runSessionsList(options: SessionsOptions, output: CliOutput): Promise<ExitCode> {
   const read = await readOnly(options.dataDir, 'sessions list', output, async (source) => source.list());
   if (!read.ok) return read.exit;
-  output.stdout(options.json ? JSON.stringify({ sessions: read.value }) : sessionListText(read.value));
+  output.stdout(options.json ? jsonText({ sessions: read.value }) : sessionListText(read.value));
   return EXIT.ok;
 }
 
@@ -97,7 +98,7 @@ export async function runSessionsShow(options: SessionsOptions & { id: string },
   const read = await readOnly(options.dataDir, 'sessions show', output, (source) => source.read(options.id));
   if (!read.ok) return read.exit;
   const show = showOf(read.value);
-  output.stdout(options.json ? JSON.stringify(show) : sessionShowText(show));
+  output.stdout(options.json ? jsonText(show) : sessionShowText(show));
   return EXIT.ok;
 }
 
@@ -112,7 +113,7 @@ export async function runSessionsExport(options: SessionsOptions & { id: string;
   }
   const written = await readOnly(options.dataDir, 'sessions export', output, (source) => source.exportFile(options.id));
   if (!written.ok) return written.exit;
-  output.stdout(options.json ? JSON.stringify(written.value) : `${written.value.path} (${written.value.records} records)`);
+  output.stdout(options.json ? jsonText(written.value) : `${written.value.path} (${written.value.records} records)`);
   return EXIT.ok;
 }
 
@@ -125,7 +126,7 @@ export async function runSessionsFork(options: SessionsOptions & { id: string; a
       return host.listSessions().find((m) => m.id === id) as SessionMeta;
     });
     if (!managed.ok) return managed.exit;
-    output.stdout(options.json ? JSON.stringify(managed.value) : forkLine(managed.value));
+    output.stdout(options.json ? jsonText(managed.value) : forkLine(managed.value));
     return EXIT.ok;
   } catch (error) {
     return noteError(error, output);

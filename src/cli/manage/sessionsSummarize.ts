@@ -8,6 +8,7 @@
  * again. It writes to the store, so while a serve or the GUI holds the village it refuses (exit 4): the GUI's chat
  * has the same action, and serve's door only carries `ask` — a summary is not a request to the reception.
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import { summaryInput } from '../../core/summaries/summaryInput.js';
 import type { SummarizeReport } from '../../core/summaries/summaryReport.js';
@@ -73,7 +74,7 @@ export async function runSessionsSummarize(options: SummarizeOptions, output: Cl
     return EXIT.argumentError;
   }
   const report = run.report;
-  output.stdout(options.json ? JSON.stringify(report) : summarizeText(report));
+  output.stdout(options.json ? jsonText(report) : summarizeText(report));
   for (const f of report.skipped.failed) {
     output.note({ level: 'error', code: f.code, message: `The summary call of ${f.agentId} failed; nothing of its history was folded.`, fix: 'See fuseforks.log (summarize failed) and the template, then run the command again.' });
   }

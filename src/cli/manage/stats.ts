@@ -4,6 +4,7 @@
  * holds it, the store is read read-only beside its owner (LMDB serves other processes' readers from a consistent
  * snapshot, and this command never writes), and the prices come from world.json as it is on disk.
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import { openSessionReader } from '../../core/sessions/openSessionReader.js';
 import type { StatsReport, StatsScope } from '../../core/stats/statsReport.js';
@@ -74,7 +75,7 @@ export async function runStats(options: StatsOptions, output: CliOutput): Promis
     output.note({ level: 'error', code: error.code, message: error.message, ...(error.fix === undefined ? {} : { fix: error.fix }) });
     return EXIT.coreError;
   }
-  output.stdout(options.json ? JSON.stringify(report.report) : statsText(report.report, titleOf(report.scope, options.since)));
+  output.stdout(options.json ? jsonText(report.report) : statsText(report.report, titleOf(report.scope, options.since)));
   return EXIT.ok;
 }
 

@@ -2,6 +2,7 @@
  * `fuseforks-cli bake` and `seed` as testable functions: call the host's bake / seed, render what they did, and
  * map failures onto the one exit-code table (BAKE_INVALID is an argument error: a wrong --out or --from).
  */
+import { jsonText } from '../jsonFormat.js';
 import { isFuseforksError } from '../../core/errors.js';
 import type { Finding } from '../../core/preflight/finding.js';
 import type { RunApprovalMode } from '../../core/tools/contract.js';
@@ -78,7 +79,7 @@ export async function runBake(options: BakeCliOptions, output: CliOutput): Promi
     return EXIT.preflightRejected;
   }
   if (gate !== null) output.note({ level: gate.kind === 'passed' || gate.kind === 'no_cases' ? 'info' : 'warn', code: 'EVAL_STATUS', message: evalGateText(gate) });
-  output.stdout(options.json ? JSON.stringify({ out: result.out, ...result.manifest }) : bakeSummary(result.out, result.manifest, options.bypassPlanReview));
+  output.stdout(options.json ? jsonText({ out: result.out, ...result.manifest }) : bakeSummary(result.out, result.manifest, options.bypassPlanReview));
   return EXIT.ok;
 }
 

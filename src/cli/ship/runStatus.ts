@@ -1,4 +1,5 @@
 /** `fuseforks-cli status` as a testable function: read the heartbeat, judge it, one line on stdout, 0 or 1. */
+import { jsonText } from '../jsonFormat.js';
 import { resolve } from 'node:path';
 import { judgeServeStatus, pidAlive, readServeStatus } from '../../host/health/serveStatus.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
@@ -22,7 +23,7 @@ export async function runStatus(options: StatusOptions, output: CliOutput): Prom
     ready: options.ready,
     pidAlive,
   });
-  if (options.json) output.stdout(JSON.stringify({ ...verdict, status: read.kind === 'ok' ? read.doc : null }));
+  if (options.json) output.stdout(jsonText({ ...verdict, status: read.kind === 'ok' ? read.doc : null }));
   else output.stdout(`${verdict.healthy ? 'healthy' : 'unhealthy'}: ${verdict.reason}`);
   return verdict.healthy ? EXIT.ok : EXIT.coreError;
 }
