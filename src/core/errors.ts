@@ -65,6 +65,8 @@ export const ERROR_CODES = [
   'GUI_UNAUTHORIZED',
   // an edit made from a version of a file that is no longer the current one (the GUI offers reload or overwrite)
   'EDIT_CONFLICT',
+  // a command (run, a pre-check, a sandboxed MCP server) refused: the OS sandbox cannot be had here (src/core/sandbox)
+  'SANDBOX_UNAVAILABLE',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sandboxUnavailable } from '../errors/hostErrors.js';
 import { lazyBuiltin } from '../lazyBuiltin.js';
 import { gatherHostView } from './hostView.js';
 import { sandboxCommand, sandboxEnv } from './sandboxPlan.js';
@@ -85,5 +86,6 @@ export function sandboxAvailability(): SandboxAvailability {
 
 /** The one-line text of a missing sandbox, with its code and fix (the run refusal and logs use it). */
 export function sandboxUnavailableText(missing: Extract<SandboxAvailability, { ok: false }>): string {
-  return `[SANDBOX_UNAVAILABLE] commands run only inside the sandbox and it cannot be had here: ${missing.detail}. Fix: ${missing.fix}.`;
+  const error = sandboxUnavailable(missing.detail, missing.fix);
+  return `[${error.code}] ${error.message} Fix: ${error.fix ?? missing.fix}`;
 }
