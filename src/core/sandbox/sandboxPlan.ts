@@ -43,8 +43,8 @@ export interface SandboxRequest {
   policy: SandboxPolicy;
   /** Absolute paths of `prlimit` and `bwrap` on this host. */
   programs: { prlimit: string; bwrap: string };
-  /** The folder the command runs in, bound at the same path. */
-  workDir: string;
+  /** The folder the command runs in, bound at the same path; null = nothing bound, the command starts in the home. */
+  workDir: string | null;
   /**
    * Paths never visible (the data dir, the real home's secret folders); covered where the work folder holds them and
    * `host` lists them (the edge lists each hidden path that exists).
@@ -166,6 +166,10 @@ export function sandboxCommand(request: SandboxRequest): SandboxCommand {
     const entry = host[path];
     if (entry === undefined || entry.kind === 'symlink') continue;
     b.push(...cover(path, entry.kind));
+  }
+  if (workDir === null) {
+    b.push('--chdir', SANDBOX_HOME, '--', request.command, ...request.args);
+    return { file: request.programs.prlimit, args: [...limits, '--', request.programs.bwrap, ...b] };
   }
   b.push(policy.writable ? '--bind' : '--ro-bind', workDir, workDir);
   // A hidden folder inside the work folder is covered; one that holds the work folder hides nothing the plan shows

@@ -13,7 +13,8 @@ import { homeSecrets, sandboxCommand, sandboxEnv, type SandboxPolicy } from './s
 /** One command to start inside the sandbox. */
 export interface SandboxedStart {
   policy: SandboxPolicy;
-  workDir: string;
+  /** Bound at its own path; null = nothing bound (the command starts in the sandbox's empty home). */
+  workDir: string | null;
   /** The village's data dir (always hidden). */
   dataDir: string;
   command: string;
@@ -24,7 +25,7 @@ export interface SandboxedStart {
 
 /** What to spawn, or why the sandbox cannot be had. */
 export type SandboxedSpawn =
-  | { ok: true; file: string; args: string[]; env: Record<string, string>; cwd: string }
+  | { ok: true; file: string; args: string[]; env: Record<string, string>; cwd: string | null }
   | { ok: false; missing: Extract<SandboxAvailability, { ok: false }> };
 
 function real(path: string): string {
@@ -38,7 +39,7 @@ function real(path: string): string {
 /** The spawn of `start` inside the sandbox (availability looked for once per process). */
 export function sandboxedSpawn(start: SandboxedStart, availability: SandboxAvailability = sandboxAvailability()): SandboxedSpawn {
   if (!availability.ok) return { ok: false, missing: availability };
-  const workDir = real(start.workDir);
+  const workDir = start.workDir === null ? null : real(start.workDir);
   const hidden = [real(start.dataDir), ...homeSecrets(real(homedir()))];
   const planned = sandboxCommand({
     policy: start.policy,

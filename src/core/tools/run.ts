@@ -175,7 +175,7 @@ export const runTool: AgentTool = {
         ctx.diag.note('run sandbox unavailable', { agent: ctx.agentId, reason: spawn.missing.reason }, 'warn');
         return refuse(sandboxUnavailableText(spawn.missing));
       }
-      result = await runProcess(spawn.file, spawn.args, spawn.cwd, read.policy.timeoutSecs * 1000, ctx.signal, { env: spawn.env, mark });
+      result = await runProcess(spawn.file, spawn.args, spawn.cwd ?? cwd.path, read.policy.timeoutSecs * 1000, ctx.signal, { env: spawn.env, mark });
     } else {
       result = await runProcess(resolved, argv, cwd.path, read.policy.timeoutSecs * 1000, ctx.signal);
     }
