@@ -162,7 +162,6 @@ describe('reliability: the run sandbox', () => {
     const env = { FUSEFORKS_SECRET_STUB: SECRET, HOME: v.home, DBUS_SESSION_BUS_ADDRESS: BUS };
     const bodies = await askRunning(v, [...order.map((a) => a.script(v)), NORMAL], env);
     expect(bodies).toHaveLength(order.length + 1);
-    if (process.env["FF_SBX_DEBUG"]) writeFileSync("/tmp/ff-sbx-bodies.json", JSON.stringify(bodies, null, 1));
     order.forEach((attack, i) => tally.check(attack.name, attack.held(bodies[i] ?? '', v)));
     tally.check('no connection reached the test port', connections === 0 ? null : `${connections} connection(s)`);
     await pollUntil(() => sleepers(SLEEP).length === 0, { everyMs: 50 });
