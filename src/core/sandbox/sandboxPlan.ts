@@ -51,6 +51,8 @@ export interface SandboxRequest {
    */
   hidden: readonly string[];
   host: HostView;
+  /** More folders bound read-only at their own paths (a sandboxed MCP server's `readOnly`); absent = none. */
+  readOnly?: readonly string[];
   command: string;
   args: readonly string[];
 }
@@ -167,6 +169,7 @@ export function sandboxCommand(request: SandboxRequest): SandboxCommand {
     if (entry === undefined || entry.kind === 'symlink') continue;
     b.push(...cover(path, entry.kind));
   }
+  for (const path of request.readOnly ?? []) b.push('--ro-bind-try', path, path);
   if (workDir === null) {
     b.push('--chdir', SANDBOX_HOME, '--', request.command, ...request.args);
     return { file: request.programs.prlimit, args: [...limits, '--', request.programs.bwrap, ...b] };

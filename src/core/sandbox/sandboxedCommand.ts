@@ -15,10 +15,12 @@ export interface SandboxedStart {
   policy: SandboxPolicy;
   /** Bound at its own path; null = nothing bound (the command starts in the sandbox's empty home). */
   workDir: string | null;
-  /** The village's data dir (always hidden). */
-  dataDir: string;
+  /** The village's data dir (hidden where the work folder holds it); null = none to hide (no work folder). */
+  dataDir: string | null;
   command: string;
   args: readonly string[];
+  /** Folders bound read-only besides the system ones. */
+  readOnly?: readonly string[];
   /** Variables added to the sandbox's allowlist (a run mark, an MCP server's declared env). */
   extraEnv?: Readonly<Record<string, string>>;
 }
@@ -40,13 +42,14 @@ function real(path: string): string {
 export function sandboxedSpawn(start: SandboxedStart, availability: SandboxAvailability = sandboxAvailability()): SandboxedSpawn {
   if (!availability.ok) return { ok: false, missing: availability };
   const workDir = start.workDir === null ? null : real(start.workDir);
-  const hidden = [real(start.dataDir), ...homeSecrets(real(homedir()))];
+  const hidden = [...(start.dataDir === null ? [] : [real(start.dataDir)]), ...homeSecrets(real(homedir()))];
   const planned = sandboxCommand({
     policy: start.policy,
     programs: { bwrap: availability.bwrap, prlimit: availability.prlimit },
     workDir,
     hidden,
     host: gatherHostView(hidden),
+    ...(start.readOnly === undefined ? {} : { readOnly: start.readOnly.map(real) }),
     command: start.command,
     args: start.args,
   });

@@ -20,6 +20,18 @@ export interface McpStdioConfig {
   /** Variables set for the child on top of the minimal allowlist (values may be secrets: never logged). */
   env: Record<string, string>;
   enabled: boolean;
+  /**
+   * `"sandbox": true` or `{"network"?: bool, "readOnly"?: [absolute folders]}`: the server runs in the OS sandbox of
+   * `run` (src/core/sandbox) with only its declared env, no network unless `network`, and only the system folders
+   * plus `readOnly` visible. Absent = null (unsandboxed, as hand-written entries always were).
+   */
+  sandbox: McpSandbox | null;
+}
+
+/** How a sandboxed stdio server is confined. */
+export interface McpSandbox {
+  network: boolean;
+  readOnly: string[];
 }
 
 /** One Streamable HTTP server (`url`); `headers` are sent on every request (values may be secrets). */
@@ -46,6 +58,20 @@ function stringMap(file: string, server: string, key: string, value: unknown): R
   return { ...(value as Record<string, string>) };
 }
 
+function parseSandbox(file: string, name: string, value: unknown): McpSandbox | null {
+  if (value === undefined || value === false) return null;
+  if (value === true) return { network: false, readOnly: [] };
+  const fix = 'write "sandbox": true, or {"network": false, "readOnly": ["/absolute/folder"]}, or remove it';
+  if (!isObject(value)) throw mcpConfigBroken(file, `server "${name}": "sandbox" must be true, false or an object`, fix);
+  const network = value.network ?? false;
+  const readOnly = value.readOnly ?? [];
+  if (typeof network !== 'boolean') throw mcpConfigBroken(file, `server "${name}": "sandbox.network" must be true or false`, fix);
+  if (!Array.isArray(readOnly) || !readOnly.every((p) => typeof p === 'string' && p.startsWith('/'))) {
+    throw mcpConfigBroken(file, `server "${name}": "sandbox.readOnly" must be an array of absolute folders`, fix);
+  }
+  return { network, readOnly: [...(readOnly as string[])] };
+}
+
 function parseEntry(file: string, name: string, entry: unknown): McpServerConfig {
   if (!isObject(entry)) throw mcpConfigBroken(file, `server "${name}" must be an object`, `write "${name}": {"command": "…"} or {"url": "…"}`);
   if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') {
@@ -69,7 +95,8 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
       throw mcpConfigBroken(file, `server "${name}": "args" must be an array of strings`, 'write "args": ["-y", "some-server"]');
     }
-    return { kind: 'stdio', name, command: entry.command, args: [...(args as string[])], env: stringMap(file, name, 'env', entry.env), enabled };
+    const sandbox = parseSandbox(file, name, entry.sandbox);
+    return { kind: 'stdio', name, command: entry.command, args: [...(args as string[])], env: stringMap(file, name, 'env', entry.env), enabled, sandbox };
   }
   let url: URL | null = null;
   try {
