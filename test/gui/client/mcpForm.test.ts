@@ -19,14 +19,11 @@ describe('mcp.json as a form', () => {
     expect(JSON.parse(textFromForm(read.form))).toEqual(FILE);
   });
 
-  it('an edited form is the file a person would have written; a stdio server added here is sandboxed', () => {
+  it('an edited form is the file a person would have written', () => {
     const read = formFromText('');
     if (!read.ok) throw new Error(read.error);
     read.form.servers.push({ ...blankServer('stdio', 'echo'), command: 'node', args: ['srv.js', ''] });
-    read.form.servers.push({ ...blankServer('http', 'web'), url: 'http://127.0.0.1:1/mcp' });
-    expect(JSON.parse(textFromForm(read.form))).toEqual({
-      mcpServers: { echo: { sandbox: true, command: 'node', args: ['srv.js'], enabled: true }, web: { url: 'http://127.0.0.1:1/mcp', enabled: true } },
-    });
+    expect(JSON.parse(textFromForm(read.form))).toEqual({ mcpServers: { echo: { command: 'node', args: ['srv.js'], enabled: true } } });
   });
 
   it.each([

@@ -41,9 +41,9 @@ function pairs(value: unknown): NamedValue[] {
   return Object.entries(value).map(([name, v]) => ({ name, value: typeof v === 'string' ? v : JSON.stringify(v) }));
 }
 
-/** An empty server row of the given kind; a stdio server added here runs in the OS sandbox (`"sandbox": true`). */
+/** An empty server row of the given kind. */
 export function blankServer(kind: McpFormServer['kind'], name = ''): McpFormServer {
-  return { name, kind, enabled: true, command: '', args: [], env: [], url: '', headers: [], extra: kind === 'stdio' ? { sandbox: true } : {} };
+  return { name, kind, enabled: true, command: '', args: [], env: [], url: '', headers: [], extra: {} };
 }
 
 /** The form for a file's text, or why the text cannot be shown as a form. */
