@@ -56,6 +56,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   COMPUTE_FAILED: 'system',
   PRICING_FETCH: 'system',
   BLACKBOARD_DELETE_FAILED: 'system',
+  SANDBOX_UNAVAILABLE: 'system',
   COMPUTE_BUSY: 'system',
   BAKE_INVALID: 'user',
   BAKE_VILLAGE_MISMATCH: 'user',

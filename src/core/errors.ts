@@ -70,6 +70,8 @@ export const ERROR_CODES = [
   // evals: a case file under workspace/evals/ that cannot be used; a --case naming no case file
   'EVAL_CASE_INVALID',
   'EVAL_CASE_NOT_FOUND',
+  // a command (run, a pre-check, a sandboxed MCP server) refused: the OS sandbox cannot be had here (src/core/sandbox)
+  'SANDBOX_UNAVAILABLE',
   // llm
   'LLM_CONFIG',
   'LLM_HTTP',

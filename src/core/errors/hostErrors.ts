@@ -151,3 +151,10 @@ export const doorClosing = errorFactory('DOOR_CLOSING', () => ({
   message: 'the village is shutting down; this request was not answered',
   fix: 'send it again once the village is running again',
 }));
+
+/** A command refused because the OS sandbox cannot be had here (`detail` = what is missing, `fix` = what to do). */
+export const sandboxUnavailable = errorFactory('SANDBOX_UNAVAILABLE', (detail: string, fix: string) => ({
+  message: `Commands run only inside the sandbox, and it cannot be had here: ${detail}.`,
+  fix: `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`,
+  details: { detail },
+}));

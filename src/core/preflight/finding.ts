@@ -26,6 +26,8 @@ export const FINDING_CODES = [
   'CONFIG_BROKEN',
   'ENABLED_TOOL_UNKNOWN',
   'VILLAGE_HELD',
+  'SANDBOX_UNAVAILABLE',
+  'SANDBOX_OFF',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

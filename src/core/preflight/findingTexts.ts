@@ -48,6 +48,10 @@ export interface FindingTexts {
   configBroken(file: string, reason: string, fix: string | undefined): FindingText;
   /** `unknown` = names in the agent's enabledTools this build does not have; `known` = the names it does. */
   enabledToolUnknown(agent: AgentRef, unknown: string[], known: readonly string[]): FindingText;
+  /** Agents with run that would have every command refused: the sandbox cannot be had (`detail`, `fix`). */
+  sandboxUnavailable(agents: AgentRef[], detail: string, fix: string): FindingText;
+  /** Agents with run whose run.json turns the sandbox off. */
+  sandboxOff(agents: AgentRef[]): FindingText;
 }
 
 const STORE_NAMES: Record<KeyringAnswer['store'], { ja: string; en: string }> = {
@@ -160,6 +164,14 @@ const JA: FindingTexts = {
     message: `${file}: ${reason}。直るまでこの設定は使われません。ファイルは上書きしません。`,
     fix: fix ?? `${file} を手で（または GUI で）読める形に直してから、もう一度 check を実行してください。`,
   }),
+  sandboxUnavailable: (agents, detail, fix) => ({
+    message: `${agents.map(ja).join('、')} は run を使えますが、コマンドを閉じ込めるサンドボックスがこの端末では使えません（${detail}）。サンドボックスなしには実行しないため、すべてのコマンドが SANDBOX_UNAVAILABLE で断られます。`,
+    fix: `${fix}。どうしても閉じ込めずに動かすなら、その agent の run.json に "sandbox": false を書いてください（危険です）。`,
+  }),
+  sandboxOff: (agents) => ({
+    message: `${agents.map(ja).join('、')} の run.json は "sandbox": false です。コマンドは起動したユーザーの全権限で動き、鍵・他の村・ネットワークに届きます。`,
+    fix: 'run.json から "sandbox": false を消して、サンドボックスの中で動かしてください。',
+  }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `${ja(a)} の enabledTools にこのビルドにないツール ${unknown.join('、')} があります。そのツールは使えません（ほかのツールはそのまま使えます）。`,
     fix: `GUI の設定か world.json で ${ja(a)} の enabledTools から ${unknown.join('、')} を外すか、綴りを直してください（使える名前: ${known.join(', ')}。MCP のツールは enabledTools に関係なく出ます）。`,
@@ -263,6 +275,14 @@ const EN: FindingTexts = {
   configBroken: (file, reason, fix) => ({
     message: `${file}: ${reason}. What it configures is not used until it is fixed; the file is never overwritten.`,
     fix: fix ?? `Fix ${file} by hand (or in the GUI) so it parses, then run check again.`,
+  }),
+  sandboxUnavailable: (agents, detail, fix) => ({
+    message: `${agents.map(en).join(', ')} can use run, but the sandbox that confines every command cannot be had on this machine (${detail}). Commands never run without it, so every one would be refused with SANDBOX_UNAVAILABLE.`,
+    fix: `${capitalize(fix)}. Only to run commands unconfined, write "sandbox": false into that agent's run.json (dangerous).`,
+  }),
+  sandboxOff: (agents) => ({
+    message: `The run.json of ${agents.map(en).join(', ')} says "sandbox": false: commands run with the full rights of the user who started fuseforks and reach its keys, other villages and the network.`,
+    fix: 'Remove "sandbox": false from run.json so commands run inside the sandbox.',
   }),
   enabledToolUnknown: (a, unknown, known) => ({
     message: `The enabledTools of ${en(a)} name ${unknown.join(', ')}, which this build does not have; ${unknown.length === 1 ? 'that tool is' : 'those tools are'} missing (the others work).`,

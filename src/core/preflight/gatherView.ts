@@ -26,6 +26,7 @@ import { SESSION_STORE_FILE } from '../sessions/sessionFiles.js';
 import { verifyLmdbFile } from '../sessions/lmdbVerify.js';
 import { readRunPolicy, runPolicyPath } from '../tools/runPolicyFile.js';
 import { commandExists } from './commandExists.js';
+import { sandboxAvailability } from '../sandbox/sandboxAvailability.js';
 import { readJevView, readJudgeTarget, readMcpServers, type ReadProblem } from './configReaders.js';
 import { secretNeed, type McpServerView, type PreflightMode, type PreflightView } from './headlessPreflight.js';
 import { villageMissing } from '../errors/configErrors.js';
@@ -140,9 +141,13 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
   if (approvals?.blocked) problems.push({ file: approvals.blocked.file, reason: approvals.blocked.reason });
 
   // run.json of every started agent that can run: broken means nothing runs (each run is refused) until fixed.
+  const sandboxOff: string[] = [];
+  let runners = 0;
   for (const agent of started) {
     if (!isSafeIdentifier(agent.id) || agent.enabledTools?.includes('run') !== true) continue;
     const read = readRunPolicy(paths.workspace, agent.id);
+    runners += 1;
+    if (!read.policy.sandbox) sandboxOff.push(agent.id);
     if (read.state === 'broken') {
       problems.push({ file: runPolicyPath(paths.workspace, agent.id), reason: `${read.broken ?? 'cannot be used'}; every run of ${agent.id} is refused`, fix: 'Fix run.json by hand or from the GUI (its allow list); fuseforks never overwrites it.' });
     }
@@ -169,6 +174,11 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
     commandExists: (command) => commandExists(command, env),
   };
   if (options.secrets === 'env') view.secretEnvName = envNameForKey;
+  // The sandbox is looked for (one trial run of bwrap) only when a started agent may run commands.
+  if (runners > 0) {
+    const found = sandboxAvailability();
+    view.sandbox = { available: found.ok ? { ok: true } : { ok: false, detail: found.detail, fix: found.fix }, off: sandboxOff };
+  }
   if (problems.length > 0) view.brokenFiles = problems;
   if (options.verifySessionStore === true) {
     const damaged = damagedStore(join(paths.workspace, SESSION_STORE_FILE));

@@ -63,6 +63,11 @@ export interface PreflightView {
   villageHeld?: { pid: number | null };
   /** `check` only: keys whose keyring stores answer differently (each store's answer, see keyringAnswers.ts). */
   keyringDisagrees?: readonly { key: string; answers: readonly KeyringAnswer[] }[];
+  /**
+   * The run sandbox (src/core/sandbox): absent = not looked at; `ok: false` with what is missing and the fix.
+   * `off` = started agents with run whose run.json says `"sandbox": false` (they run commands without one).
+   */
+  sandbox?: { available: { ok: true } | { ok: false; detail: string; fix: string }; off: readonly string[] };
   /** Files (or entries) that exist but cannot be used, each with its reason and fix. */
   brokenFiles?: readonly { file: string; reason: string; fix?: string }[];
 }
@@ -184,6 +189,17 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
 
   // 12. another process holds the village right now: serve would exit 4; ask goes through its door or exits 4.
   if (view.villageHeld !== undefined) push('warn', 'VILLAGE_HELD', t.villageHeld(view.villageHeld.pid, view.mode));
+  // 12'. the run sandbox: an agent that may run commands is refused every command without one, so the run is rejected
+  // before anything starts; an agent that opted out (`"sandbox": false`) runs them with the user's full rights.
+  if (view.sandbox !== undefined && view.runApproval !== 'no-approval') {
+    const runners = started.filter((a) => a.enabledTools?.includes('run') === true);
+    const off = new Set(view.sandbox.off);
+    const sandboxed = runners.filter((a) => !off.has(a.id));
+    const missing = view.sandbox.available;
+    if (!missing.ok && sandboxed.length > 0) push('reject', 'SANDBOX_UNAVAILABLE', t.sandboxUnavailable(sandboxed.map((a) => ref(a.id)), missing.detail, missing.fix));
+    const bare = runners.filter((a) => off.has(a.id));
+    if (bare.length > 0) push('warn', 'SANDBOX_OFF', t.sandboxOff(bare.map((a) => ref(a.id))));
+  }
   // 13. files that exist but cannot be used: the run goes on without what they configure.
   for (const p of view.brokenFiles ?? []) push('warn', 'CONFIG_BROKEN', t.configBroken(p.file, p.reason, p.fix));
 

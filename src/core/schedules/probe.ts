@@ -1,12 +1,15 @@
 /**
- * Runs a schedule's pre-check command (reference/ops.md §2.5): argv form (no shell), PATH re-resolved every run,
+ * Runs a schedule's pre-check command (argv form, no shell) inside the OS sandbox (src/core/sandbox), PATH re-resolved every run,
  * a cleared environment with a short pass-through list, its own process group, stdout capped, and the whole
  * group killed on timeout. The command runs only when its approval hash is on this shelf; otherwise it is never
  * started and the outcome is `unapproved`. One `schedule probe:` note per run, counts only (never stdout text).
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { sandboxedSpawn } from '../sandbox/sandboxedCommand.js';
+import { isInside } from '../tools/confinement.js';
+import { defaultRunLimits } from '../tools/runPolicy.js';
 import { nullDiagSink, type DiagSink } from '../diag.js';
 import { judgeProbe, PROBE_STDOUT_CAP_CHARS, type ProbeErrorReason, type ProbeOutcome } from './probeJudge.js';
 import type { ScheduleLanguage } from './scheduleText.js';
@@ -15,6 +18,9 @@ import { lazyBuiltin } from '../lazyBuiltin.js';
 
 /** Loaded at the first spawn (lazyBuiltin.ts). */
 const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
+
+/** The limits of a pre-check inside the sandbox: the defaults of a run (run.json's keys do not apply to probes). */
+const PROBE_LIMITS = defaultRunLimits();
 
 /** The only environment variables a probe inherits. */
 export const PROBE_ENV_PASSTHROUGH = ['PATH', 'SYSTEMROOT', 'TEMP', 'TMP', 'HOME', 'USERPROFILE', 'LANG', 'PROGRAMDATA'] as const;
@@ -80,6 +86,31 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/**
+ * What a probe spawns: inside the sandbox (sandboxPlan.ts) with the host's network (a pre-check exists to look at
+ * the outside world) and its folder read-only; a folder inside the data dir (the default, the workspace) is not
+ * bound at all and the probe starts in the sandbox's empty home. Null = the sandbox cannot be had, so nothing runs.
+ */
+function probeSpawn(
+  request: ProbeRunRequest,
+  cwd: string,
+  resolved: string,
+): { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv } | null {
+  const dataDir = dirname(resolve(request.workspaceDir));
+  const inData = isInside(dataDir, resolve(cwd));
+  const spawn = sandboxedSpawn({
+    policy: { network: true, writable: false, memoryBytes: PROBE_LIMITS.memoryMb * MB, cpuSecs: PROBE_LIMITS.cpuSecs, fileBytes: PROBE_LIMITS.fileMb * MB },
+    workDir: inData ? null : cwd,
+    dataDir,
+    command: resolved,
+    args: request.probe.args,
+  });
+  if (!spawn.ok) return null;
+  return { file: spawn.file, args: spawn.args, cwd: inData ? dataDir : cwd, env: spawn.env };
+}
+
+const MB = 1024 * 1024;
+
 /** Runs the probe now (no approval check: callers use `runApprovedProbe`). Never throws. */
 export async function runProbe(request: ProbeRunRequest): Promise<ProbeReport> {
   const { probe } = request;
@@ -94,6 +125,8 @@ export async function runProbe(request: ProbeRunRequest): Promise<ProbeReport> {
   const resolved = await resolveProgram(probe.command, env.PATH, cwd);
   if (resolved === null) return { outcome: 'error', reason: 'not_found', ...none };
   const cap = request.stdoutCapChars ?? PROBE_STDOUT_CAP_CHARS;
+  const start = probeSpawn(request, cwd, resolved);
+  if (start === null) return { outcome: 'error', reason: 'sandbox_unavailable', ...none };
 
   return new Promise<ProbeReport>((done) => {
     let stdout = '';
@@ -102,9 +135,9 @@ export async function runProbe(request: ProbeRunRequest): Promise<ProbeReport> {
     let exitCode: number | null = null;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
-    const child = childProcess().spawn(resolved, probe.args, {
-      cwd,
-      env,
+    const child = childProcess().spawn(start.file, start.args, {
+      cwd: start.cwd,
+      env: start.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,

@@ -11,7 +11,7 @@ import type { ScheduleLanguage } from './scheduleText.js';
 export type ProbeOutcome = 'match' | 'no_match' | 'error' | 'timeout' | 'unapproved';
 
 /** Set only for `error`. */
-export type ProbeErrorReason = 'not_found' | 'spawn_failed' | 'cwd_missing' | 'signal_truncated';
+export type ProbeErrorReason = 'not_found' | 'spawn_failed' | 'cwd_missing' | 'signal_truncated' | 'sandbox_unavailable';
 
 /** stdout captured per run, in chars (UTF-16 code units); the rest is read and dropped. */
 export const PROBE_STDOUT_CAP_CHARS = 65_536;

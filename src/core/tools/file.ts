@@ -3,13 +3,43 @@
  * folder. ops: read | write | append | mkdir | move | copy | remove (remove = move to the trash folder).
  */
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
-import { noWorkDirText, resolveCreatable, resolveInWorkDir, shownPath } from './confinement.js';
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { isInside, noWorkDirText, resolveCreatable, resolveInWorkDir, shownPath, type Confined } from './confinement.js';
 import { mkdirOp, moveOrCopyOp, readOp, removeOp, TRASH_DIR_NAME, writeOp } from './fileOps.js';
 import { MAX_OUTPUT_CHARS, missingArg, optBool, optString, pick, refuse } from './toolText.js';
 
 /** The ops `file` accepts. */
 export const FILE_OPS = ['read', 'write', 'append', 'mkdir', 'move', 'copy', 'remove'] as const;
 export type FileOp = (typeof FILE_OPS)[number];
+
+/** The real path of the village's data dir (the parent of `{dataDir}/workspace`). */
+function realDataDir(workspaceDir: string): string {
+  const dataDir = dirname(resolve(workspaceDir));
+  try {
+    return realpathSync(dataDir);
+  } catch {
+    return dataDir;
+  }
+}
+
+/**
+ * When the work folder holds the data dir (a work folder of `$HOME`, say), refuses a resolved path inside the data
+ * dir (else an agent could rewrite its own run.json, mcp.json or world.json) and, for `holds`, one that holds the data
+ * dir (moving or removing it). A work folder inside the data dir is the person's own choice and is not narrowed here.
+ */
+function dataDirGuard(where: Confined, root: string, dataDir: string, rel: string, lang: 'ja' | 'en', holds: boolean): Confined {
+  if (!where.ok || !isInside(root, dataDir)) return where;
+  if (!isInside(dataDir, where.path) && !(holds && isInside(where.path, dataDir))) return where;
+  return {
+    ok: false,
+    refusal: pick(
+      lang,
+      `${rel} は村のデータフォルダ（設定・会話・鍵の置き場）の中か、それを含みます。ここには触れられません。`,
+      `${rel} is inside the village's data dir (its settings, conversations and keys) or holds it; the file tool never touches it.`,
+    ),
+  };
+}
 
 /** The `file` tool. */
 export const fileTool: AgentTool = {
@@ -51,11 +81,13 @@ export const fileTool: AgentTool = {
     const root = await resolveInWorkDir(ctx.workDir, '', lang);
     if (!root.ok) return refuse(root.refusal);
     const overwrite = optBool(args, 'overwrite', false);
+    const dataDir = realDataDir(ctx.workspaceDir);
+    const guard = (where: Confined, shown: string, holds = false): Confined => dataDirGuard(where, root.path, dataDir, shown, lang, holds);
 
     switch (op as FileOp) {
       case 'read':
       case 'remove': {
-        const where = await resolveInWorkDir(ctx.workDir, rel, lang);
+        const where = guard(await resolveInWorkDir(ctx.workDir, rel, lang), rel, op === 'remove');
         if (!where.ok) return refuse(where.refusal);
         const shown = shownPath(root.path, where.path);
         return op === 'read' ? readOp(where.path, shown, lang) : removeOp(root.path, where.path, shown, lang, Date.now());
@@ -64,12 +96,12 @@ export const fileTool: AgentTool = {
       case 'append': {
         const content = optString(args, 'content');
         if (content === undefined) return missingArg(lang, 'file', 'content');
-        const where = await resolveCreatable(ctx.workDir, rel, lang);
+        const where = guard(await resolveCreatable(ctx.workDir, rel, lang), rel);
         if (!where.ok) return refuse(where.refusal);
         return writeOp(where.path, shownPath(root.path, where.path), content, op as 'write' | 'append', overwrite, lang);
       }
       case 'mkdir': {
-        const where = await resolveCreatable(ctx.workDir, rel, lang);
+        const where = guard(await resolveCreatable(ctx.workDir, rel, lang), rel);
         if (!where.ok) return refuse(where.refusal);
         return mkdirOp(where.path, shownPath(root.path, where.path), lang);
       }
@@ -77,12 +109,12 @@ export const fileTool: AgentTool = {
       case 'copy': {
         const toRel = optString(args, 'to');
         if (toRel === undefined || toRel === '') return missingArg(lang, 'file', 'to');
-        const from = await resolveInWorkDir(ctx.workDir, rel, lang);
+        const from = guard(await resolveInWorkDir(ctx.workDir, rel, lang), rel, op === 'move');
         if (!from.ok) return refuse(from.refusal);
         if (from.path === root.path) {
           return refuse(pick(lang, '作業フォルダそのものは移せません。', 'The work folder itself cannot be moved or copied.'));
         }
-        const to = await resolveCreatable(ctx.workDir, toRel, lang);
+        const to = guard(await resolveCreatable(ctx.workDir, toRel, lang), toRel);
         if (!to.ok) return refuse(to.refusal);
         const shown = { from: shownPath(root.path, from.path), to: shownPath(root.path, to.path) };
         return moveOrCopyOp(from.path, to.path, shown, op as 'move' | 'copy', overwrite, lang);

@@ -11,7 +11,12 @@ import { noWorkDirText, resolveInWorkDir } from './confinement.js';
 import { consumeOnce } from './runApprovals.js';
 import { decide, normalizeCommand, notePending, recordApproval } from './runPolicy.js';
 import { readRunPolicy, updateRunPolicy } from './runPolicyFile.js';
-import { lookPath, MAX_STDERR_CHARS, MAX_STDOUT_CHARS, runEnv, runProcess, type RunResult } from './runProcess.js';
+import { lookPath, MAX_STDERR_CHARS, MAX_STDOUT_CHARS, newRunMark, runEnv, runProcess, type RunResult } from './runProcess.js';
+import { RUN_MARK_VARIABLE } from './processTree.js';
+import { dirname } from 'node:path';
+import { sandboxUnavailableText } from '../sandbox/sandboxAvailability.js';
+import { sandboxedSpawn } from '../sandbox/sandboxedCommand.js';
+import type { RunPolicy } from './runPolicy.js';
 import { capOutput, clip, pick, refuse } from './toolText.js';
 
 /** Most args accepted in one call. */
@@ -43,6 +48,12 @@ export function formatRunResult(resolved: string, result: RunResult, timeoutSecs
   section('stdout', result.stdout, result.stdoutBytes, MAX_STDOUT_CHARS);
   section('stderr', result.stderr, result.stderrBytes, MAX_STDERR_CHARS);
   return capOutput(lines.join('\n'), lang);
+}
+
+/** The sandbox of one agent's commands, from its run.json. */
+export function sandboxPolicyOf(policy: RunPolicy, writable: boolean): import('../sandbox/sandboxPlan.js').SandboxPolicy {
+  const mb = 1024 * 1024;
+  return { network: policy.network, memoryBytes: policy.limits.memoryMb * mb, cpuSecs: policy.limits.cpuSecs, fileBytes: policy.limits.fileMb * mb, writable };
 }
 
 /** The `run` tool. Shown only when listed in `enabledTools` (the registry's rule). */
@@ -149,8 +160,27 @@ export const runTool: AgentTool = {
     if (resolved === null) {
       return refuse(pick(lang, `run: ${command} が PATH に見つかりません。`, `run: ${command} was not found on PATH.`));
     }
-    const result = await runProcess(resolved, argv, cwd.path, read.policy.timeoutSecs * 1000, ctx.signal);
+    let result: RunResult;
+    if (read.policy.sandbox) {
+      const mark = newRunMark();
+      const spawn = sandboxedSpawn({
+        policy: sandboxPolicyOf(read.policy, true),
+        workDir: cwd.path,
+        dataDir: dirname(ctx.workspaceDir),
+        command,
+        args: argv,
+        extraEnv: { [RUN_MARK_VARIABLE]: mark },
+      });
+      if (!spawn.ok) {
+        ctx.diag.note('run sandbox unavailable', { agent: ctx.agentId, reason: spawn.missing.reason }, 'warn');
+        return refuse(sandboxUnavailableText(spawn.missing));
+      }
+      result = await runProcess(spawn.file, spawn.args, spawn.cwd ?? cwd.path, read.policy.timeoutSecs * 1000, ctx.signal, { env: spawn.env, mark });
+    } else {
+      result = await runProcess(resolved, argv, cwd.path, read.policy.timeoutSecs * 1000, ctx.signal);
+    }
     ctx.diag.note('run', {
+      sandbox: read.policy.sandbox,
       agent: ctx.agentId,
       command,
       args: argv.length,

@@ -30,6 +30,31 @@ export interface RunPolicy {
   pending: PendingRequest[];
   /** Seconds before a run is killed, clamped to 1..3600. */
   timeoutSecs: number;
+  /** False only when run.json says `"sandbox": false` (or `"off"`): commands run without the OS sandbox. */
+  sandbox: boolean;
+  /** True when run.json says `"network": true`: the sandbox shares the host's network (loopback included). */
+  network: boolean;
+  /** Per-process limits inside the sandbox (run.json `memoryMb`, `cpuSecs`, `fileMb`; defaults below). */
+  limits: RunLimits;
+}
+
+/** The sandbox's rlimits of one agent's commands. */
+export interface RunLimits {
+  memoryMb: number;
+  cpuSecs: number;
+  fileMb: number;
+}
+
+/** Default and range of each limit (data_contract.yaml run_json.limits). */
+export const RUN_LIMIT_RANGES: Readonly<Record<keyof RunLimits, { default: number; min: number; max: number }>> = {
+  memoryMb: { default: 2048, min: 16, max: 262_144 },
+  cpuSecs: { default: 600, min: 1, max: 86_400 },
+  fileMb: { default: 1024, min: 1, max: 1_048_576 },
+};
+
+/** The default limits. */
+export function defaultRunLimits(): RunLimits {
+  return { memoryMb: RUN_LIMIT_RANGES.memoryMb.default, cpuSecs: RUN_LIMIT_RANGES.cpuSecs.default, fileMb: RUN_LIMIT_RANGES.fileMb.default };
 }
 
 /** What `decide` says about one command line. */
@@ -43,7 +68,7 @@ export const MAX_TIMEOUT_SECS = 3600;
 
 /** A fresh policy: nothing allowed, nothing denied. */
 export function defaultRunPolicy(): RunPolicy {
-  return { version: 1, allow: [], deny: [], once: [], pending: [], timeoutSecs: DEFAULT_TIMEOUT_SECS };
+  return { version: 1, allow: [], deny: [], once: [], pending: [], timeoutSecs: DEFAULT_TIMEOUT_SECS, sandbox: true, network: false, limits: defaultRunLimits() };
 }
 
 /**
@@ -78,6 +103,20 @@ export function parseRunPolicy(text: string): ParsedRunPolicy {
   for (const key of ['allow', 'deny', 'once'] as const) {
     if (obj[key] !== undefined && !isStringArray(obj[key])) return broken(`\`${key}\` must be an array of strings`);
   }
+  const sandbox = obj['sandbox'] ?? true;
+  if (sandbox !== true && sandbox !== false && sandbox !== 'off') return broken('`sandbox` must be true, false or "off"');
+  const network = obj['network'] ?? false;
+  if (typeof network !== 'boolean') return broken('`network` must be true or false (host lists are not supported)');
+  const limits = defaultRunLimits();
+  for (const key of Object.keys(RUN_LIMIT_RANGES) as (keyof RunLimits)[]) {
+    const value = obj[key];
+    if (value === undefined) continue;
+    const range = RUN_LIMIT_RANGES[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
+      return broken(`\`${key}\` must be a whole number from ${range.min} to ${range.max}`);
+    }
+    limits[key] = value;
+  }
   const pendingRaw = obj['pending'] ?? [];
   if (!Array.isArray(pendingRaw)) return broken('`pending` must be an array');
   const pending: PendingRequest[] = [];
@@ -101,6 +140,9 @@ export function parseRunPolicy(text: string): ParsedRunPolicy {
       once: isStringArray(obj['once']) ? [...obj['once']] : [],
       pending,
       timeoutSecs: clampTimeout(obj['timeoutSecs'] ?? DEFAULT_TIMEOUT_SECS),
+      sandbox: sandbox === true,
+      network,
+      limits,
     },
     broken: null,
     raw: obj,
@@ -112,7 +154,8 @@ export function parseRunPolicy(text: string): ParsedRunPolicy {
  * know survive; `once` is written only while it holds something (files the original app reads stay familiar).
  */
 export function serializeRunPolicy(policy: RunPolicy, raw: Readonly<Record<string, unknown>> | null): string {
-  const { once, ...known } = policy;
+  // The sandbox keys are only ever written by a person: they stay exactly as `raw` has them (absent stays absent).
+  const { once, sandbox: _sandbox, network: _network, limits: _limits, ...known } = policy;
   const out: Record<string, unknown> = { ...(raw ?? {}), ...known };
   if (once.length > 0) out['once'] = once;
   else delete out['once'];

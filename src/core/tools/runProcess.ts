@@ -78,13 +78,28 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Runs `file args` in `cwd` with the allowlisted env; resolves when the child is done and its pipes are closed. */
-export function runProcess(file: string, args: readonly string[], cwd: string, timeoutMs: number, signal: AbortSignal): Promise<RunResult> {
+/** A new random run mark (the value of RUN_MARK_VARIABLE for one run). */
+export function newRunMark(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * Runs `file args` in `cwd`; resolves when the child is done and its pipes are closed. The environment is the
+ * allowlisted one plus the run mark, or `env` as given (a sandboxed run: the sandbox's own allowlist, its mark in it).
+ */
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  given?: { env: Record<string, string>; mark: string },
+): Promise<RunResult> {
   return new Promise((resolve) => {
-    const token = randomBytes(16).toString('hex');
+    const token = given?.mark ?? newRunMark();
     const child = childProcess().spawn(file, [...args], {
       cwd,
-      env: { ...runEnv(), [RUN_MARK_VARIABLE]: token },
+      env: given?.env ?? { ...runEnv(), [RUN_MARK_VARIABLE]: token },
       detached: true, // setsid(): its own session and group, so the tree can be found and killed
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,

@@ -24,6 +24,18 @@ export interface McpStdioConfig {
   env: Record<string, string>;
   enabled: boolean;
   elicitation?: McpElicitationAnswer;
+  /**
+   * `"sandbox": true` or `{"network"?: bool, "readOnly"?: [absolute folders]}`: the server runs in the OS sandbox of
+   * `run` (src/core/sandbox) with only its declared env, no network unless `network`, and only the system folders
+   * plus `readOnly` visible. Absent = null (unsandboxed, as hand-written entries always were).
+   */
+  sandbox: McpSandbox | null;
+}
+
+/** How a sandboxed stdio server is confined. */
+export interface McpSandbox {
+  network: boolean;
+  readOnly: string[];
 }
 
 /** OAuth settings of an HTTP server; all optional (discovery and dynamic registration need none of them). */
@@ -101,6 +113,20 @@ function parseElicitation(file: string, server: string, value: unknown): McpElic
   throw mcpConfigBroken(file, `server "${server}": "elicitation" must be "decline" or "accept-defaults"`, 'write "elicitation": "decline" (the default) or "accept-defaults", or remove it');
 }
 
+function parseSandbox(file: string, name: string, value: unknown): McpSandbox | null {
+  if (value === undefined || value === false) return null;
+  if (value === true) return { network: false, readOnly: [] };
+  const fix = 'write "sandbox": true, or {"network": false, "readOnly": ["/absolute/folder"]}, or remove it';
+  if (!isObject(value)) throw mcpConfigBroken(file, `server "${name}": "sandbox" must be true, false or an object`, fix);
+  const network = value.network ?? false;
+  const readOnly = value.readOnly ?? [];
+  if (typeof network !== 'boolean') throw mcpConfigBroken(file, `server "${name}": "sandbox.network" must be true or false`, fix);
+  if (!Array.isArray(readOnly) || !readOnly.every((p) => typeof p === 'string' && p.startsWith('/'))) {
+    throw mcpConfigBroken(file, `server "${name}": "sandbox.readOnly" must be an array of absolute folders`, fix);
+  }
+  return { network, readOnly: [...(readOnly as string[])] };
+}
+
 function parseEntry(file: string, name: string, entry: unknown): McpServerConfig {
   if (!isObject(entry)) throw mcpConfigBroken(file, `server "${name}" must be an object`, `write "${name}": {"command": "…"} or {"url": "…"}`);
   if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') {
@@ -132,6 +158,7 @@ function parseEntry(file: string, name: string, entry: unknown): McpServerConfig
       args: [...(args as string[])],
       env: stringMap(file, name, 'env', entry.env),
       enabled,
+      sandbox: parseSandbox(file, name, entry.sandbox),
       ...(elicitation === undefined ? {} : { elicitation }),
     };
   }

@@ -13,10 +13,13 @@ import { mcpChildEnv } from './mcpChildEnv.js';
 import type { McpServerConfig } from './mcpConfig.js';
 import type { McpCallResultLike } from './mcpResult.js';
 import { LineSplitter } from './stderrLines.js';
-import { mcpAuthRequired, mcpCallFailed, mcpConnectFailed } from '../../core/errors/hostErrors.js';
+import { mcpAuthRequired, mcpCallFailed, mcpConnectFailed, sandboxUnavailable } from '../../core/errors/hostErrors.js';
 import type { SecretStore } from '../../core/secrets/secretStore.js';
 import { McpOAuthProvider } from './mcpOAuthProvider.js';
 import { headlessElicitAnswer, type McpElicitAnswer, type McpElicitQuestion } from './mcpElicitation.js';
+import { sandboxedSpawn } from '../../core/sandbox/sandboxedCommand.js';
+import { sandboxEnv } from '../../core/sandbox/sandboxPlan.js';
+import { defaultRunLimits } from '../../core/tools/runPolicy.js';
 
 /** Connect + tools/list bound per server (ms), as in the original (`CONNECT_TIMEOUT`). */
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
@@ -189,16 +192,37 @@ async function connectAndList(client: Client, transport: Transport, signal: Abor
   return tools;
 }
 
+/** The rlimits of a sandboxed MCP server: those of a run (it lives as long as the village, so no CPU cut below a day). */
+const MCP_SANDBOX_LIMITS = { memoryBytes: defaultRunLimits().memoryMb * 1024 * 1024, cpuSecs: 86_400, fileBytes: defaultRunLimits().fileMb * 1024 * 1024 };
+
 function makeTransport(sdk: Sdk, config: McpServerConfig, options: McpConnectOptions, authProvider: McpOAuthProvider | undefined): Transport & { pid?: number | null } {
   if (config.kind === 'http') {
     return new sdk.StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, ...(authProvider === undefined ? {} : { authProvider }) });
   }
   const parentEnv = options.parentEnv ?? process.env;
-  const env = mcpChildEnv(config.env, parentEnv, process.platform, sdk.DEFAULT_INHERITED_ENV_VARS);
+  let command = config.command;
+  let args = config.args;
+  let env = mcpChildEnv(config.env, parentEnv, process.platform, sdk.DEFAULT_INHERITED_ENV_VARS);
+  if (config.sandbox !== null) {
+    // The sandbox of `run` with no work folder: the system folders, `readOnly`, an empty home; only the declared env.
+    const spawn = sandboxedSpawn({
+      policy: { ...MCP_SANDBOX_LIMITS, network: config.sandbox.network, writable: false },
+      workDir: null,
+      dataDir: null,
+      readOnly: config.sandbox.readOnly,
+      command: config.command,
+      args: config.args,
+      extraEnv: config.env,
+    });
+    if (!spawn.ok) throw sandboxUnavailable(`${spawn.missing.detail} (MCP server ${config.name})`, spawn.missing.fix);
+    command = spawn.file;
+    args = spawn.args;
+    env = { ...Object.fromEntries(sdk.DEFAULT_INHERITED_ENV_VARS.map((name) => [name, undefined])), ...sandboxEnv(parentEnv, config.env) };
+  }
   const sink = options.jsonlStderr;
   const transport = new sdk.StdioClientTransport({
-    command: config.command,
-    args: config.args,
+    command,
+    args,
     // The SDK merges its own default variables first; the names it would add are masked as undefined.
     env: env as Record<string, string>,
     stderr: sink === undefined ? 'inherit' : 'pipe',

@@ -73,7 +73,25 @@ const rows: Row[] = [
   { code: 'SESSION_STORE_CORRUPT', level: 'warn', v: { damagedSessionStore: { file: '/v/workspace/sessions.mdb', reason: 'page 7 reached twice' } }, names: 'sessions.mdb' },
   { code: 'ENABLED_TOOL_UNKNOWN', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['grep', 'sd', 'yq', 'rag', 'graph'] })] }, names: 'graph' },
   { code: 'VILLAGE_HELD', level: 'warn', v: { villageHeld: { pid: 4242 } }, names: '4242' },
+  { code: 'SANDBOX_UNAVAILABLE', level: 'reject', w: { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] }, v: { sandbox: { available: { ok: false, detail: 'bwrap is not installed', fix: 'install bubblewrap' }, off: [] } }, names: 'bwrap is not installed' },
+  { code: 'SANDBOX_OFF', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] }, v: { sandbox: { available: { ok: true }, off: ['b'] } }, names: 'Name-b' },
 ];
+
+describe('headlessPreflight: the run sandbox (issue 27)', () => {
+  const runner = { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] };
+  const missing = { ok: false as const, detail: 'bwrap is not installed', fix: 'install bubblewrap' };
+  const codes = (v: Partial<PreflightView>, w: Partial<World> = runner) => headlessPreflight(world(w), [], view(v)).map((f) => f.code);
+  it('no agent with run, or run approval no-approval: a missing sandbox is no finding', () => {
+    expect(codes({ sandbox: { available: missing, off: [] } }, {})).toEqual([]);
+    expect(codes({ sandbox: { available: missing, off: [] }, runApproval: 'no-approval' })).toEqual([]);
+  });
+  it('the opt-out alone is a warning, not a rejection, even where the sandbox is missing', () => {
+    expect(codes({ sandbox: { available: missing, off: ['b'] } })).toEqual(['SANDBOX_OFF']);
+  });
+  it('a sandbox that is there: no finding', () => {
+    expect(codes({ sandbox: { available: { ok: true }, off: [] } })).toEqual([]);
+  });
+});
 
 describe('headlessPreflight: one row per code', () => {
   it('a clean village with every switch right has no finding', () => {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,12 @@ import type { ScheduleProbe } from '../../../src/core/schedules/types.js';
 import { pollUntil } from '../../support/pollUntil.js';
 
 let dir: string;
+/** A real data dir layout: `{dir}/data/workspace` (a pre-check's default folder, inside the data dir). */
+let workspace: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ff-probe-'));
+  workspace = join(dir, 'data', 'workspace');
+  mkdirSync(workspace, { recursive: true });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -19,9 +23,23 @@ afterEach(async () => {
 function request(script: string, extra: Partial<ScheduleProbe> = {}): ProbeRunRequest {
   return {
     probe: { command: 'sh', args: ['-c', script], expect: 'GO', timeoutSecs: 10, cwd: null, ...extra },
-    workspaceDir: dir,
+    workspaceDir: workspace,
     language: 'en',
   };
+}
+
+/** Live host pids whose command line is `sleep <one of secs>`. */
+function sleepers(secs: string[]): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return secs.some((s) => readFileSync(`/proc/${name}/cmdline`, 'latin1') === `sleep\0${s}\0`) && isAlive(Number(name));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** Alive = has a /proc entry that is not a zombie (an unreaped corpse is dead for our purpose). */
@@ -46,14 +64,22 @@ describe('runProbe with real commands', () => {
     expect(await runProbe(request('echo WAIT; echo GO'))).toMatchObject({ outcome: 'no_match', exitCode: 0 });
   });
 
-  it('runs in cwd (null = the workspace) with a cleared environment', async () => {
+  it('runs in the sandbox: cwd null (the workspace, inside the data dir) is not bound, the probe starts in the empty home; a cleared environment', async () => {
     process.env.FF_PROBE_SECRET = 'should-not-leak';
+    writeFileSync(join(workspace, 'world.json'), '{}');
     try {
-      const report = await runProbe(request('echo GO; pwd; echo "[$FF_PROBE_SECRET]"'));
-      expect(report.appendix).toBe(`${dir}\n[]`);
+      const report = await runProbe(request('echo GO; pwd; echo "[$FF_PROBE_SECRET]"; ls -A; test -e ' + join(workspace, 'world.json') + ' && echo SEEN'));
+      expect(report.appendix).toBe('/home/sandbox\n[]');
     } finally {
       delete process.env.FF_PROBE_SECRET;
     }
+  });
+
+  it('a cwd outside the data dir is the probe folder, read-only', async () => {
+    writeFileSync(join(dir, 'flag'), 'x');
+    const report = await runProbe(request('echo GO; pwd; ls; touch made 2>/dev/null || echo READONLY', { cwd: dir }));
+    expect(report.appendix).toBe(`${dir}\ndata\nflag\nREADONLY`);
+    expect(existsSync(join(dir, 'made'))).toBe(false);
   });
 
   it('unknown program → error/not_found; missing cwd → error/cwd_missing; nothing runs', async () => {
@@ -69,15 +95,12 @@ describe('runProbe with real commands', () => {
     expect(report).toMatchObject({ outcome: 'error', reason: 'signal_truncated', stdoutChars: 4 });
   });
 
-  it('a probe that sleeps past its timeout is killed with its whole process tree', async () => {
-    const pidFile = join(dir, 'child.pid');
-    const report = await runProbe(request(`sleep 60 & echo $! > ${pidFile}; echo GO; sleep 60`, { timeoutSecs: 1 }));
+  it('a probe that sleeps past its timeout is killed with its whole process tree (setsid children too)', async () => {
+    const report = await runProbe(request('setsid sleep 918.25 & sleep 918.5 & echo GO; sleep 918.75', { timeoutSecs: 1 }));
     expect(report.outcome).toBe('timeout');
-    const grandchild = Number((await readFile(pidFile, 'utf8')).trim());
-    expect(grandchild).toBeGreaterThan(0);
     // SIGKILL is delivered at once but reaping is asynchronous: wait for the state, not for a time.
-    await pollUntil(() => !isAlive(grandchild), { everyMs: 10 });
-    expect(isAlive(grandchild)).toBe(false);
+    await pollUntil(() => sleepers(['918.25', '918.5', '918.75']).length === 0, { everyMs: 20 });
+    expect(sleepers(['918.25', '918.5', '918.75'])).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTool } from '../../../src/core/tools/file.js';
 import { removeOp, TRASH_DIR_NAME, trashStamp } from '../../../src/core/tools/fileOps.js';
@@ -120,5 +120,39 @@ describe('file: happy paths and limits', () => {
 
   it('trash stamps are file-name safe', () => {
     expect(trashStamp(Date.UTC(2026, 7, 22, 14, 35, 1, 123))).toBe('20260822T143501123Z');
+  });
+});
+
+describe('file: a work folder that holds the data dir (issue 27)', () => {
+  // The work folder is `base`, which holds the data dir `base/village` (its workspace is `base/village/workspace`).
+  const setup = () => {
+    const dataDir = join(box.base, 'village');
+    const workspace = join(dataDir, 'workspace');
+    mkdirSync(join(workspace, 'agents', 'agent_01'), { recursive: true });
+    writeFileSync(join(workspace, 'agents', 'agent_01', 'run.json'), '{"allow":[]}\n');
+    writeFileSync(join(workspace, 'world.json'), '{}\n');
+    return { ctx: toolCtx({ root: box.base, workspace }), workspace };
+  };
+  const refused: Array<Record<string, unknown>> = [
+    { op: 'read', path: 'village/workspace/world.json' },
+    { op: 'write', path: 'village/workspace/agents/agent_01/run.json', content: '{"allow":["sh *"]}', overwrite: true },
+    { op: 'append', path: 'village/workspace/world.json', content: 'x' },
+    { op: 'mkdir', path: 'village/workspace/new' },
+    { op: 'remove', path: 'village' },
+    { op: 'move', path: 'village', to: 'elsewhere' },
+    { op: 'copy', path: 'work/a.txt', to: 'village/workspace/agents/agent_01/run.json', overwrite: true },
+  ];
+  it.each(refused)('refuses %j and leaves the data dir as it was', async (args) => {
+    const { ctx, workspace } = setup();
+    const reply = await fileTool.call(args, ctx);
+    expect(okOf(reply)).toBe(false);
+    expect(bodyOf(reply)).toMatch(/data dir/);
+    expect(readFileSync(join(workspace, 'agents', 'agent_01', 'run.json'), 'utf8')).toBe('{"allow":[]}\n');
+    expect(existsSync(join(box.base, 'elsewhere'))).toBe(false);
+  });
+  it('still works on the rest of that work folder', async () => {
+    const { ctx } = setup();
+    expect(bodyOf(await fileTool.call({ op: 'write', path: 'notes.txt', content: 'ok' }, ctx))).not.toMatch(/data dir/);
+    expect(readFileSync(join(box.base, 'notes.txt'), 'utf8')).toBe('ok');
   });
 });

@@ -19,8 +19,8 @@ describe('parseMcpConfig', () => {
       other: true,
     });
     expect(parseMcpConfig(text, F)).toEqual([
-      { kind: 'stdio', name: 'fs', command: 'npx', args: ['-y', 'srv'], env: { K: 'v' }, enabled: true },
-      { kind: 'stdio', name: 'off', command: 'x', args: [], env: {}, enabled: false },
+      { kind: 'stdio', name: 'fs', command: 'npx', args: ['-y', 'srv'], env: { K: 'v' }, enabled: true, sandbox: null },
+      { kind: 'stdio', name: 'off', command: 'x', args: [], env: {}, enabled: false, sandbox: null },
       { kind: 'http', name: 'web', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' }, enabled: true },
     ]);
   });
@@ -88,5 +88,19 @@ describe('mcpChildEnv', () => {
   it('uses the Windows allowlist on win32', () => {
     const env = mcpChildEnv({}, { PATH: 'C:\\', SYSTEMROOT: 'C:\\Windows', PATHEXT: '.CMD', HOME: 'x' }, 'win32');
     expect(env).toEqual({ PATH: 'C:\\', SYSTEMROOT: 'C:\\Windows', PATHEXT: '.CMD' });
+  });
+});
+
+describe('parseMcpConfig: "sandbox" (issue 27)', () => {
+  const one = (sandbox: unknown) => parseMcpConfig(JSON.stringify({ mcpServers: { s: { command: 'x', sandbox } } }), 'mcp.json')[0];
+  it.each([
+    [true, { network: false, readOnly: [] }],
+    [false, null],
+    [{ network: true, readOnly: ['/opt/tools'] }, { network: true, readOnly: ['/opt/tools'] }],
+  ])('%j → %j', (given, want) => {
+    expect(one(given)).toMatchObject({ sandbox: want });
+  });
+  it.each([['yes'], [{ network: 'y' }], [{ readOnly: ['relative/x'] }]])('%j is CONFIG_PARSE naming the key', (given) => {
+    expect(() => one(given)).toThrow(/sandbox/);
   });
 });
