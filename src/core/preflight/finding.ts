@@ -25,6 +25,7 @@ export const FINDING_CODES = [
   'CONFIG_BROKEN',
   'ENABLED_TOOL_UNKNOWN',
   'VILLAGE_HELD',
+  'UNSAFE_IDENTIFIER',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

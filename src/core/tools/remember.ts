@@ -6,18 +6,14 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { pick, refuse } from './toolText.js';
+import { assertSafeIdentifier } from '../world/identifiers.js';
 
 /** Longest note, in chars (code points) after trimming and joining lines. */
 export const MAX_NOTE_CHARS = 500;
 
-/** An agent id is a folder name under `agents/`: refuse anything that could climb out of it. */
-const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
-
-/** Absolute path of an agent's Memory.md under the workspace. */
+/** Absolute path of an agent's Memory.md under the workspace; UNSAFE_IDENTIFIER for an id that could leave `agents/`. */
 export function memoryPath(workspaceDir: string, agentId: string): string {
-  if (!SAFE_ID.test(agentId) || agentId === '.' || agentId === '..') {
-    throw new Error(`agent id ${JSON.stringify(agentId)} is not a safe folder name`);
-  }
+  assertSafeIdentifier(agentId, 'agent id');
   return join(workspaceDir, 'agents', agentId, 'Memory.md');
 }
 
