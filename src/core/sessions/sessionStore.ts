@@ -29,6 +29,7 @@ import { DEFAULT_HISTORY_TURNS, DEFAULT_LOG_CAPACITY, foldRestore, type Restored
 import { exportLines } from './exportLines.js';
 import { sessionIdNotFileName } from '../errors/configErrors.js';
 import { forkSeqNotFound, sessionNotFound, sessionSaveFailed } from '../errors/sessionErrors.js';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from '../privateFiles.js';
 
 type RecordKey = [string, number];
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
@@ -238,10 +239,10 @@ export class SessionStore {
     }
     const { records, skipped } = this.records(id);
     const dir = path.join(this.workspaceDir, 'exports');
-    fs.mkdirSync(dir, { recursive: true });
+    makePrivateDirSync(dir);
     const target = path.join(dir, `${id}.jsonl`);
     const temp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, exportLines(meta, records));
+    fs.writeFileSync(temp, exportLines(meta, records), { mode: PRIVATE_FILE_MODE });
     fs.renameSync(temp, target);
     return { path: target, records: records.length, skipped };
   }
