@@ -34,6 +34,7 @@ export const ERROR_FAULTS: Readonly<Record<ErrorCode, ErrorFault>> = {
   SCHEDULE_STORE_BLOCKED: 'user',
   SESSION_NOT_FOUND: 'user',
   SESSION_STORE_FAILED: 'system',
+  SESSION_STORE_FULL: 'system',
   SESSION_STORE_LOCKED: 'system',
   SESSION_STORE_CORRUPT: 'system',
   SESSION_SWITCH_BLOCKED: 'user',

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { flockExclusiveNonBlocking, flockUnlock } from './flock.js';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from './privateFiles.js';
 
 /** A held lock. `release()` unlocks and closes; it never deletes the file. Idempotent. */
 export interface ExclusiveLock {
@@ -42,8 +43,8 @@ export function classifyLockErrno(errno: string): LockFailure {
 export function tryExclusiveLock(lockPath: string): LockAttempt {
   let fd: number;
   try {
-    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
-    fd = fs.openSync(lockPath, 'a');
+    makePrivateDirSync(path.dirname(lockPath));
+    fd = fs.openSync(lockPath, 'a', PRIVATE_FILE_MODE);
   } catch (cause) {
     return { ok: false, failure: 'io', errno: errnoOf(cause), cause };
   }

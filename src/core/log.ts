@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { renderDiagLine, type DiagFields, type DiagLevel, type DiagSink } from './diag.js';
 import { guardDiagFields } from './logGuard.js';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from './privateFiles.js';
 
 /** How notes are mirrored on stderr: not at all, `[fuseforks] <line>`, or `{"type":"log","message":<line>}`. */
 export type LogStderrMode = 'none' | 'human' | 'jsonl';
@@ -63,8 +64,8 @@ class RotatingFile {
     private readonly file: string,
     private readonly rotateBytes: number,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.fd = fs.openSync(file, 'a');
+    makePrivateDirSync(path.dirname(file));
+    this.fd = fs.openSync(file, 'a', PRIVATE_FILE_MODE);
     this.size = fs.fstatSync(this.fd).size;
   }
 
@@ -91,7 +92,7 @@ class RotatingFile {
     fs.closeSync(this.fd);
     this.fd = null;
     fs.renameSync(this.file, path.join(path.dirname(this.file), LOG_OLD_FILE));
-    this.fd = fs.openSync(this.file, 'a');
+    this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE_MODE);
     this.size = 0;
   }
 }

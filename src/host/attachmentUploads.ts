@@ -22,6 +22,7 @@ import { effectiveProvider } from '../core/llm/factory.js';
 import { backendNameOf } from '../core/llm/carries.js';
 import { writeFileAtomic } from '../core/village/atomicWrite.js';
 import type { World } from '../core/world/types.js';
+import { PRIVATE_DIR_MODE } from '../core/privateFiles.js';
 
 /** A file as a face hands it over: the name the person gave it and the bytes in standard base64. */
 export interface AttachmentUpload {
@@ -85,7 +86,7 @@ export async function prepareAttachments(workspaceDir: string, uploads: readonly
   const checked = checkUploads(uploads, wire);
   if (checked.length === 0) return [];
   const dir = join(workspaceDir, ATTACHMENT_DIR);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const out: PreparedAttachment[] = [];
   for (const c of checked) {
     const id = randomUUID();

@@ -27,11 +27,12 @@ import { McpClientManager } from './mcp/mcpClientManager.js';
 import { mcpToolPort } from './mcpToolPort.js';
 import { acquireVillageLock, type VillageLock } from './villageLock.js';
 import { workspaceUncreatable } from '../core/errors/hostErrors.js';
+import { PRIVATE_DIR_MODE } from '../core/privateFiles.js';
 
 /** `mkdir -p {dataDir}/workspace`, then the village lock. Nothing else is opened before this succeeds. */
 export function lockVillage(paths: VillagePaths): VillageLock {
   try {
-    mkdirSync(paths.workspace, { recursive: true });
+    mkdirSync(paths.workspace, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (cause) {
     const errno = (cause as NodeJS.ErrnoException).code ?? 'UNKNOWN';
     throw workspaceUncreatable(paths.workspace, errno, cause);

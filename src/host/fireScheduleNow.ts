@@ -3,7 +3,8 @@
  * serve's door): the schedule named by its id or an unambiguous start of it, its target and the agents it delegates
  * to started, then `HostApi.runScheduleNow`. One function for both paths, so they answer alike.
  */
-import { scheduleIdUnresolved } from '../core/errors/scheduleErrors.js';
+import { scheduleIdUnresolved, scheduleTargetUnsafe } from '../core/errors/scheduleErrors.js';
+import { isSafeIdentifier, quoteIdentifier } from '../core/world/identifiers.js';
 import type { HostApi } from './hostApi.js';
 import type { ScheduleRunReport } from './scheduleRunNow.js';
 
@@ -23,6 +24,7 @@ export async function fireScheduleNow(host: HostApi, idOrPrefix: string, also: r
   const schedules = host.village.state().schedules;
   const id = resolveScheduleId(schedules.map((s) => s.id), idOrPrefix);
   const target = schedules.find((s) => s.id === id)!.to;
+  if (!isSafeIdentifier(target)) throw scheduleTargetUnsafe(id, quoteIdentifier(target));
   const stopped = new Set(host.agents().flatMap((a) => (a.status === 'idle' || a.status === 'failed' ? [a.agentId] : [])));
   // An id that is not an agent goes to startSet as given, so it says AGENT_NOT_FOUND.
   const known = new Set(host.agents().map((a) => a.agentId));

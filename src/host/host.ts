@@ -31,6 +31,7 @@ import { sessionSwitchBlocked } from '../core/errors/sessionErrors.js';
 import { villageClosing } from '../core/errors/runtimeErrors.js';
 import { foldActivity, type AgentActivity } from '../core/stats/agentActivity.js';
 import type { EvalsApi } from './evals/evalsFacet.js';
+import { assertSafeIdentifier } from '../core/world/identifiers.js';
 
 export type { AgentRow, HostEvents } from './hostApi.js';
 
@@ -199,6 +200,8 @@ export class Host implements HostApi {
   async startSet(ids: readonly string[], signal?: AbortSignal): Promise<string[]> {
     if (signal?.aborted === true) return [];
     this.assertOpen();
+    // An unsafe id never reaches a worker (its folder would be agents/{id}/): UNSAFE_IDENTIFIER before anything starts.
+    for (const id of ids) assertSafeIdentifier(id, 'agent id');
     const results = await Promise.allSettled(ids.map((id) => this.#supervisor.startAgent(id)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
@@ -208,6 +211,11 @@ export class Host implements HostApi {
   /** Starts one agent (ALREADY_RUNNING, AGENT_NOT_FOUND). */
   startAgent(id: string): Promise<void> {
     this.assertOpen();
+    try {
+      assertSafeIdentifier(id, 'agent id');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return this.#supervisor.startAgent(id);
   }
 

@@ -21,6 +21,7 @@ import type { JevApi } from './hostApi.js';
 export type { JevTestResult, JevView, JudgeView } from '../core/jev/jevView.js';
 import { jevToken, setJudgeEnabled } from './jevHost.js';
 import { jevFileUnusable, jevServantNotFound, jevSettingInvalid } from '../core/errors/jevErrors.js';
+import { isSafeIdentifier } from '../core/world/identifiers.js';
 
 
 /** What the Jev facet needs from the host. */
@@ -75,7 +76,8 @@ export class JevCommands implements JevApi {
   /** The Jev page, read now. */
   async view(): Promise<JevView> {
     const read = await readJevSettings(this.ports.paths.shelf.jev);
-    const agents = this.ports.world().agents;
+    // An agent with an unsafe id has no folder (and no judge.json) to read: it is left out (preflight names it).
+    const agents = this.ports.world().agents.filter((a) => isSafeIdentifier(a.id));
     const judges = agents.map((a): JudgeView => {
       const c = readJudgeConfig(this.ports.paths.workspace, a.id);
       return { agentId: a.id, declared: c.declared, enabled: c.declared && c.enabled, to: c.to, problem: c.problem };

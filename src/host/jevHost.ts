@@ -16,6 +16,7 @@ import type { VillagePaths } from '../core/village/paths.js';
 import type { World } from '../core/world/types.js';
 import type { JevInit } from '../actors/protocol.js';
 import { jevFileUnusable, judgeAgentMissing } from '../core/errors/jevErrors.js';
+import { PRIVATE_DIR_MODE } from '../core/privateFiles.js';
 
 /** The token when stored; null when absent or the store refuses to read (never thrown, never logged). */
 export function jevToken(secrets: SecretStore): string | null {
@@ -88,7 +89,7 @@ export async function setJudgeEnabled(workspaceDir: string, agentId: string, ena
   if (enabled && judge === null) {
     throw judgeAgentMissing(agentId);
   }
-  await mkdir(dirname(file), { recursive: true });
+  await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   await writeFileAtomic(file, `${JSON.stringify({ ...raw, ...(to === null ? {} : { to }), enabled }, null, 2)}\n`);
 }
 

@@ -6,7 +6,8 @@
  * Resolves when the fired chain of turns has ended.
  */
 import type { DiagSink } from '../core/diag.js';
-import { scheduleTargetNotRunning } from '../core/errors/scheduleErrors.js';
+import { scheduleTargetNotRunning, scheduleTargetUnsafe } from '../core/errors/scheduleErrors.js';
+import { isSafeIdentifier, quoteIdentifier } from '../core/world/identifiers.js';
 import { runApprovedProbe } from '../core/schedules/probe.js';
 import type { ScheduleStore } from '../core/schedules/scheduleStore.js';
 import { scheduledBody } from '../core/schedules/scheduleText.js';
@@ -44,6 +45,7 @@ export interface ScheduleRunNowPorts {
 /** Fires schedule `id` now (SCHEDULE_NOT_FOUND; NOT_RUNNING when its target is not started). */
 export async function runScheduleNow(p: ScheduleRunNowPorts, id: string): Promise<ScheduleRunReport> {
   const task = requireSchedule(p.schedules, id);
+  if (!isSafeIdentifier(task.to)) throw scheduleTargetUnsafe(task.id, quoteIdentifier(task.to));
   if (p.status(task.to) !== 'running') {
     throw scheduleTargetNotRunning(id, task.to);
   }

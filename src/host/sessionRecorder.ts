@@ -1,10 +1,11 @@
 /**
  * The adapter from the LMDB session store to the supervisor's recorder seam. Records are appended in call order
  * to the session that is current at call time; every append is tracked so `flush()` can wait until the turn record
- * of an `ask` is durable before the process exits (SPEC §6.2 step 5). A failed append is one WARN with counts,
- * never a crash and never a body.
+ * of an `ask` is durable before the process exits (SPEC §6.2 step 5). A failed append is never a crash and never a
+ * body: saving is "paused" from the first failure (one WARN naming the code, SESSION_STORE_FULL on a full disk, and
+ * the fix) until an append commits again ("resumed", one INFO with how many records were lost meanwhile).
  */
-import type { DiagSink } from '../core/diag.js';
+import { diagText, type DiagSink } from '../core/diag.js';
 import { isFuseforksError } from '../core/errors.js';
 import type { AgentMessage, CoreEvent } from '../core/events.js';
 import type { CallRecord, SessionRecordBody, TurnRecord } from '../core/sessions/records.js';
@@ -27,12 +28,19 @@ export interface SessionRecorderOptions {
 export class SessionRecorder implements SupervisorRecorder {
   private readonly pending = new Set<Promise<void>>();
   private failures = 0;
+  private failedSincePause = 0;
+  private paused = false;
 
   constructor(private readonly opts: SessionRecorderOptions) {}
 
   /** Appends failed so far (counts only; the first failure of a run is noted once). */
   get failedAppends(): number {
     return this.failures;
+  }
+
+  /** True from a failed append until one commits again (a full disk, …). */
+  get persistencePaused(): boolean {
+    return this.paused;
   }
 
   appendMessage(message: AgentMessage): void {
@@ -72,15 +80,23 @@ export class SessionRecorder implements SupervisorRecorder {
     if (sessionId === null) return;
     const write = this.opts.store.append(sessionId, body).then(
       () => {
+        if (this.paused) {
+          this.paused = false;
+          this.opts.diag.note('session store', { outcome: 'resumed', lost_records: this.failedSincePause });
+          this.failedSincePause = 0;
+        }
         if (turnOf !== null) this.opts.emit({ type: 'turnRecorded', agentId: turnOf, sessionId });
       },
       (error: unknown) => {
         this.failures += 1;
-        // One WARN per failure kind would still be noise on a full disk: note the first, count the rest.
-        if (this.failures === 1) {
+        this.failedSincePause += 1;
+        // One WARN per failure would be noise on a full disk: note the first of each pause, count the rest.
+        if (!this.paused) {
+          this.paused = true;
+          const known = isFuseforksError(error);
           this.opts.diag.note(
             'session store',
-            { outcome: 'append_failed', kind: body.kind, code: isFuseforksError(error) ? error.code : 'UNKNOWN' },
+            { outcome: 'append_failed', kind: body.kind, code: known ? error.code : 'UNKNOWN', ...(known && error.fix ? { fix: diagText(error.fix) } : {}) },
             'warn',
           );
         }

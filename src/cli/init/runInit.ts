@@ -5,6 +5,7 @@
  */
 import { cpSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { narrowCopyToPrivate, pathsUnder } from '../../core/privateFiles.js';
 import { villagePaths } from '../../core/village/paths.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
 import type { CliOutput } from '../output.js';
@@ -35,7 +36,10 @@ export function runInit(options: InitOptions, output: CliOutput): ExitCode {
   }
   try {
     // force:false keeps every file that is already there (a half-made workspace keeps its own files).
+    const before = new Set(existsSync(paths.dataDir) ? [paths.dataDir, ...pathsUnder(paths.dataDir)] : []);
     cpSync(options.source ?? EXAMPLE_VILLAGE, paths.dataDir, { recursive: true, force: false, errorOnExist: false });
+    // cpSync keeps the package's modes (0644/0755): what it made is narrowed to the user (privateFiles.ts).
+    narrowCopyToPrivate(paths.dataDir, before);
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
     output.note({ level: 'error', code: 'CONFIG_IO', message: `Cannot copy the example village into ${paths.dataDir} (${errno}).`, fix: 'Check that --data-dir is writable by this user.' });

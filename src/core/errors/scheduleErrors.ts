@@ -53,3 +53,10 @@ export const scheduleTargetNotRunning = errorFactory('NOT_RUNNING', (id: string,
   fix: `Start ${to} first (fuseforks-cli schedules run-now starts it for you).`,
   agentId: to,
 }));
+
+/** A schedule whose target's id is not a safe identifier: that agent is never started, so the schedule cannot run. */
+export const scheduleTargetUnsafe = errorFactory('UNSAFE_IDENTIFIER', (id: string, shownTo: string) => ({
+  message: `Schedule ${id} sends to the agent ${shownTo}, whose id is not 1-64 characters of A-Z a-z 0-9 _ -; that agent is never started, so nothing was sent.`,
+  fix: `Give that agent a safe id in world.json and set this schedule's "to" to it in schedules.json, or remove the schedule (fuseforks-cli schedules remove ${id}).`,
+  details: { id },
+}));

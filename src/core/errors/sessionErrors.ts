@@ -18,13 +18,30 @@ export const forkSeqNotFound = errorFactory('SESSION_NOT_FOUND', (id: string, at
   details: { sessionId: id, atSeq },
 }));
 
-/** A record could not be written. */
-export const sessionSaveFailed = errorFactory('SESSION_STORE_FAILED', (id: string, cause: unknown) => ({
+/** A record could not be written (not a full disk: that is `sessionStoreFull`). */
+export const sessionWriteFailed = errorFactory('SESSION_STORE_FAILED', (id: string, cause: unknown) => ({
   message: `Could not save to the session store (session ${id}).`,
   fix: 'Check free disk space and permissions of the workspace folder; the village keeps running.',
   details: { sessionId: id },
   cause,
 }));
+
+/** The disk holding the session store is full (ENOSPC): the answer still goes out, the record does not. */
+export const sessionStoreFull = errorFactory('SESSION_STORE_FULL', (id: string, cause: unknown) => ({
+  message: `The disk holding the session store is full: session ${id} is not being saved (answers still go out).`,
+  fix: 'Free space on the disk of the workspace folder (df -h on it); saving resumes by itself with the next record, nothing needs a restart.',
+  details: { sessionId: id },
+  cause,
+}));
+
+/** True when `cause` (or lmdb's `commitError` beside it, see sessionStore.ts) says the disk is full. */
+export function isDiskFull(cause: unknown): boolean {
+  const c = cause as { code?: unknown; message?: unknown } | null;
+  if (c === null || typeof c !== 'object') return false;
+  if (c.code === 'ENOSPC' || c.code === 28) return true;
+  return typeof c.message === 'string' && /No space left on device|MDB_MAP_FULL/.test(c.message);
+}
+
 
 /** The store could not be opened for reading. */
 export const sessionStoreUnreadable = errorFactory('SESSION_STORE_FAILED', (dataPath: string, cause: unknown) => ({

@@ -28,6 +28,7 @@ export const FINDING_CODES = [
   'VILLAGE_HELD',
   'SANDBOX_UNAVAILABLE',
   'SANDBOX_OFF',
+  'UNSAFE_IDENTIFIER',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

@@ -6,6 +6,7 @@
 import type { Language } from '../world/types.js';
 import type { KeyringAnswer } from '../secrets/keyringAnswers.js';
 import { KEYRING_SERVICE } from '../secrets/keyringSecretStore.js';
+import { quoteIdentifier } from '../world/identifiers.js';
 
 /** A finding's two sentences. */
 export interface FindingText {
@@ -52,6 +53,8 @@ export interface FindingTexts {
   sandboxUnavailable(agents: AgentRef[], detail: string, fix: string): FindingText;
   /** Agents with run whose run.json turns the sandbox off. */
   sandboxOff(agents: AgentRef[]): FindingText;
+  /** `id` = the unsafe id as written (shown quoted and escaped); `reception` = it is the reception. */
+  unsafeIdentifier(id: string, name: string, reception: boolean): FindingText;
 }
 
 const STORE_NAMES: Record<KeyringAnswer['store'], { ja: string; en: string }> = {
@@ -176,6 +179,10 @@ const JA: FindingTexts = {
     message: `${ja(a)} の enabledTools にこのビルドにないツール ${unknown.join('、')} があります。そのツールは使えません（ほかのツールはそのまま使えます）。`,
     fix: `GUI の設定か world.json で ${ja(a)} の enabledTools から ${unknown.join('、')} を外すか、綴りを直してください（使える名前: ${known.join(', ')}。MCP のツールは enabledTools に関係なく出ます）。`,
   }),
+  unsafeIdentifier: (id, name, reception) => ({
+    message: `world.json のエージェント ${quoteIdentifier(id)}（${plainName(name)}）の id は 1〜64 文字の A-Z a-z 0-9 _ - ではありません（UNSAFE_IDENTIFIER）。${reception ? '受付なので外からの依頼は受けられません。' : ''}このエージェントは起動せず、ファイルも書き換えません。`,
+    fix: `world.json でこのエージェントの id を安全な名前（例: ${suggestedId(id)}）に変え、それを指す connectedAgents・reception・schedules.json の to も同じ名前に直してください。`,
+  }),
 };
 
 function jevReasonJa(r: { judges: AgentRef[]; compression: boolean }): string {
@@ -288,7 +295,22 @@ const EN: FindingTexts = {
     message: `The enabledTools of ${en(a)} name ${unknown.join(', ')}, which this build does not have; ${unknown.length === 1 ? 'that tool is' : 'those tools are'} missing (the others work).`,
     fix: `Remove ${unknown.join(', ')} from the enabledTools of ${en(a)} (GUI settings or world.json) or correct the spelling. Known names: ${known.join(', ')}. MCP tools show regardless of enabledTools.`,
   }),
+  unsafeIdentifier: (id, name, reception) => ({
+    message: `The agent ${quoteIdentifier(id)} (${plainName(name)}) in world.json has an id that is not 1-64 characters of A-Z a-z 0-9 _ - (UNSAFE_IDENTIFIER).${reception ? ' It is the reception, so no outside request can be taken.' : ''} It is not started, and no file is rewritten.`,
+    fix: `Change that agent's id in world.json to a safe one (e.g. ${suggestedId(id)}) and the connectedAgents, reception and schedules.json "to" naming it to the same id.`,
+  }),
 };
+
+/** A display name with control, zero-width and bidi-override characters removed (other scripts kept). */
+function plainName(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '');
+}
+
+/** A safe id close to `id` for the fix: the allowed characters kept, the rest as _, at most 64 (never empty). */
+function suggestedId(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
+  return safe === '' ? 'agent_1' : safe;
+}
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -8,6 +8,7 @@ import type { RunApprovalMode } from '../tools/contract.js';
 import { KNOWN_TOOL_NAMES, unknownEnabledTools } from '../tools/registry.js';
 import type { ScheduledTask } from '../schedules/types.js';
 import { KNOWN_PROVIDERS } from '../world/enums.js';
+import { isSafeIdentifier } from '../world/identifiers.js';
 import type { AgentSpec, ModelTemplate, World } from '../world/types.js';
 import type { KeyringAnswer } from '../secrets/keyringAnswers.js';
 import { sortFindings, type Finding, type FindingCode, type FindingLevel } from './finding.js';
@@ -202,6 +203,13 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
   }
   // 13. files that exist but cannot be used: the run goes on without what they configure.
   for (const p of view.brokenFiles ?? []) push('warn', 'CONFIG_BROKEN', t.configBroken(p.file, p.reason, p.fix));
+  // 14. agents whose id is not a safe identifier: never in a start set (startSet.ts), named here, nothing rewritten.
+  // The reception among them refuses an ask: nobody could take the request.
+  for (const a of world.agents) {
+    if (isSafeIdentifier(a.id)) continue;
+    const reception = world.reception === a.id;
+    push(reception && view.mode === 'ask' ? 'reject' : 'warn', 'UNSAFE_IDENTIFIER', t.unsafeIdentifier(a.id, a.name, reception));
+  }
 
   return sortFindings(out);
 }

@@ -5,6 +5,7 @@
  */
 import { open, type Database, type DatabaseOptions, type RootDatabase } from 'lmdb';
 import { createRecordCodec, type RecordCodec } from './recordCodec.js';
+import { narrowToPrivate } from '../privateFiles.js';
 
 /** An opened env and its dbs. */
 export interface SessionDbs {
@@ -17,6 +18,8 @@ export interface SessionDbs {
 export function openSessionDbs(dataPath: string, readOnly = false): SessionDbs {
   // overlappingSync:false: a writer killed mid-commit must not leave MDB_PANIC behind (deps-probe §2).
   const env = open({ path: dataPath, overlappingSync: false, maxDbs: 4, ...(readOnly ? { readOnly: true } : {}) });
+  // lmdb creates the data file and its lock file under the umask: narrow both to the user (privateFiles.ts).
+  if (!readOnly) for (const file of [dataPath, `${dataPath}-lock`]) narrowToPrivate(file);
   try {
     const sessionsDb = env.openDB<unknown, string>({ name: 'sessions' });
     // Records use the project's msgpackr with shared structures (recordCodec.ts); older values keep reading.

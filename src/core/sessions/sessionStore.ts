@@ -28,7 +28,9 @@ import { LiveSession, newAppendBatch, type AppendBatch } from './liveSession.js'
 import { DEFAULT_HISTORY_TURNS, DEFAULT_LOG_CAPACITY, foldRestore, type RestoredSession, type RestoreLimits } from './restoreFold.js';
 import { exportLines } from './exportLines.js';
 import { sessionIdNotFileName } from '../errors/configErrors.js';
-import { forkSeqNotFound, sessionNotFound, sessionSaveFailed } from '../errors/sessionErrors.js';
+import { forkSeqNotFound, isDiskFull, sessionNotFound, sessionStoreFull, sessionWriteFailed } from '../errors/sessionErrors.js';
+import type { FuseforksError } from '../errors.js';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from '../privateFiles.js';
 
 type RecordKey = [string, number];
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
@@ -54,6 +56,28 @@ export { sessionNotFound };
 function swallowCommitError(error: unknown): void {
   const second = (error as { commitError?: unknown } | null)?.commitError;
   if (second instanceof Promise) second.catch(() => undefined);
+}
+
+/** A record could not be written: SESSION_STORE_FULL for a full disk, else SESSION_STORE_FAILED. */
+function sessionSaveFailed(id: string, cause: unknown, diskFull = isDiskFull(cause)): FuseforksError {
+  return diskFull ? sessionStoreFull(id, cause) : sessionWriteFailed(id, cause);
+}
+
+/**
+ * Whether a failed commit was a full disk: lmdb keeps the errno on `commitError`, a promise settled by its write
+ * thread's callback. Waited for at most 2 s (never holding the append longer), then it is a plain failure.
+ */
+async function commitDiskFull(error: unknown): Promise<boolean> {
+  if (isDiskFull(error)) return true;
+  const second = (error as { commitError?: unknown } | null)?.commitError;
+  if (!(second instanceof Promise)) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 2_000);
+    timer.unref();
+  });
+  const read = second.then(() => false, (cause: unknown) => isDiskFull(cause));
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
 
 export class SessionStore {
@@ -151,6 +175,12 @@ export class SessionStore {
       }
     }
     this.commit(session.id, writes).then(batch.resolve, batch.reject);
+    // lmdb starts the next event-turn batch from a setImmediate with a commit promise of its own that no put returns;
+    // when that commit fails (a full disk) nothing would handle it and Node would end the process. Ours runs after
+    // lmdb's, so `committed` is that promise here.
+    setImmediate(() => {
+      void this.recordsDb.committed.then(undefined, swallowCommitError);
+    });
   }
 
   /** Records of `id` in ascending seq within [fromSeq, toSeq] (inclusive), validated. */
@@ -238,10 +268,10 @@ export class SessionStore {
     }
     const { records, skipped } = this.records(id);
     const dir = path.join(this.workspaceDir, 'exports');
-    fs.mkdirSync(dir, { recursive: true });
+    makePrivateDirSync(dir);
     const target = path.join(dir, `${id}.jsonl`);
     const temp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, exportLines(meta, records));
+    fs.writeFileSync(temp, exportLines(meta, records), { mode: PRIVATE_FILE_MODE });
     fs.renameSync(temp, target);
     return { path: target, records: records.length, skipped };
   }
@@ -295,7 +325,7 @@ export class SessionStore {
       const stored = checkMeta(this.sessionsDb.get(id));
       if (stored === null) this.live.delete(id);
       else this.live.set(id, new LiveSession(stored));
-      throw sessionSaveFailed(id, cause);
+      throw sessionSaveFailed(id, cause, await commitDiskFull(cause));
     }
   }
 }

@@ -6,18 +6,15 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentTool, ToolContext, ToolPresentation, ToolReply, ToolSpec } from './contract.js';
 import { pick, refuse } from './toolText.js';
+import { assertSafeIdentifier } from '../world/identifiers.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFiles.js';
 
 /** Longest note, in chars (code points) after trimming and joining lines. */
 export const MAX_NOTE_CHARS = 500;
 
-/** An agent id is a folder name under `agents/`: refuse anything that could climb out of it. */
-const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
-
-/** Absolute path of an agent's Memory.md under the workspace. */
+/** Absolute path of an agent's Memory.md under the workspace; UNSAFE_IDENTIFIER for an id that could leave `agents/`. */
 export function memoryPath(workspaceDir: string, agentId: string): string {
-  if (!SAFE_ID.test(agentId) || agentId === '.' || agentId === '..') {
-    throw new Error(`agent id ${JSON.stringify(agentId)} is not a safe folder name`);
-  }
+  assertSafeIdentifier(agentId, 'agent id');
   return join(workspaceDir, 'agents', agentId, 'Memory.md');
 }
 
@@ -73,9 +70,9 @@ export const rememberTool: AgentTool = {
     if (current.split(/\r?\n/).some((existing) => existing.trim() === line)) {
       return refuse(pick(lang, 'remember: 同じ内容はすでに覚えています。', 'remember: this note is already in your memory.'));
     }
-    await mkdir(join(ctx.workspaceDir, 'agents', ctx.agentId), { recursive: true });
+    await mkdir(join(ctx.workspaceDir, 'agents', ctx.agentId), { recursive: true, mode: PRIVATE_DIR_MODE });
     const lead = current === '' || current.endsWith('\n') ? '' : '\n';
-    await appendFile(path, `${lead}${line}\n`, 'utf8');
+    await appendFile(path, `${lead}${line}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     return pick(lang, `覚えました（${chars} 文字）。`, `Remembered (${chars} chars).`);
   },
 };

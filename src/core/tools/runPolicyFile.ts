@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../village/atomicWrite.js';
 import { memoryPath } from './remember.js';
 import { parseRunPolicy, serializeRunPolicy, type RunPolicy } from './runPolicy.js';
+import { PRIVATE_DIR_MODE } from '../privateFiles.js';
 
 /** How run.json looked when read. */
 export type RunPolicyState = 'missing' | 'ok' | 'broken';
@@ -70,7 +71,7 @@ export async function updateRunPolicy(
     // An unchanged policy (a decision on a request no longer pending) leaves the file as it is.
     if (next === current.policy) return { written: true, policy: next };
     try {
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
       await writeFileAtomic(path, serializeRunPolicy(next, current.raw));
       return { written: true, policy: next };
     } catch (error) {

@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { atomicWriteFailed } from '../errors/configErrors.js';
+import { PRIVATE_FILE_MODE } from '../privateFiles.js';
 
 /** Options of `writeFileAtomic`. */
 export interface AtomicWriteOptions {
-  /** File mode of a newly created file (e.g. 0o600 for the door token); default 0o666 minus umask. */
+  /** File mode of the new file; default 0o600 (private whatever the umask: files the runtime writes are the user's). */
   mode?: number;
 }
 
@@ -20,7 +21,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   // Same folder = same file system, so rename is atomic; the random part keeps concurrent writers apart.
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'wx', options.mode ?? 0o666);
+    const handle = await open(temp, 'wx', options.mode ?? PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(data);
       await handle.sync();

@@ -16,6 +16,7 @@ import type { World } from '../world/types.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import type { VillagePaths } from './paths.js';
 import { fileAccessFailed, unparsedNotOverwritten } from '../errors/configErrors.js';
+import { PRIVATE_DIR_MODE } from '../privateFiles.js';
 
 /** A loaded world and what is needed to write it back. */
 export interface WorldDocument {
@@ -77,7 +78,7 @@ export async function bootstrapWorld(
 ): Promise<{ load: Exclude<WorldLoad, { kind: 'missing' }>; created: boolean }> {
   const load = await loadWorld(paths, options);
   if (load.kind !== 'missing') return { load, created: false };
-  await mkdir(paths.workspace, { recursive: true }).catch((error: unknown) => {
+  await mkdir(paths.workspace, { recursive: true, mode: PRIVATE_DIR_MODE }).catch((error: unknown) => {
     throw ioError(paths.workspace, 'create', error);
   });
   const fresh = normalizeWorld(await emptyWorld(), { locale: options.locale, fresh: true });

@@ -15,11 +15,20 @@ export function isSafeIdentifier(value: unknown): value is string {
 }
 
 /**
+ * `value` quoted for a message: JSON escaping, every character outside printable ASCII as \uXXXX (so NUL, newlines
+ * and right-to-left marks can neither forge a log line nor reorder the text around them), cut after 80 characters.
+ */
+export function quoteIdentifier(value: string): string {
+  const cut = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(cut).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Throws `UNSAFE_IDENTIFIER` unless `value` is safe. `what` names the field in the message (e.g. "agent id").
  * The value is quoted with JSON escaping so control characters cannot forge log lines.
  */
 export function assertSafeIdentifier(value: unknown, what = 'identifier'): asserts value is string {
   if (isSafeIdentifier(value)) return;
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : typeof value;
+  const shown = typeof value === 'string' ? quoteIdentifier(value) : typeof value;
   throw unsafeIdentifier(what, shown, MAX_IDENTIFIER_LENGTH);
 }

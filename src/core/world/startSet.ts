@@ -10,7 +10,10 @@
  * error here: preflight reports it (RECEPTION_UNSET / RECEPTION_MISSING) with its own fix.
  * The keywords win over an agent that happens to be called `batch` or `reception`; list it with another id
  * (`batch,x`) or a trailing comma (`batch,`) to mean the agent.
+ * An agent whose id is not a safe identifier (identifiers.ts) is never in a start set: `batch` and the reception
+ * leave it out (preflight names it, UNSAFE_IDENTIFIER), and listing it is an argument error.
  */
+import { isSafeIdentifier, MAX_IDENTIFIER_LENGTH } from './identifiers.js';
 import type { World } from './types.js';
 
 /** Which headless command the start set is for. */
@@ -55,7 +58,7 @@ export function batchSet(world: World): string[] {
   return world.agents
     .map((agent, index) => ({ agent, index }))
     .filter(({ agent }) => {
-      if (!agent.batchStart) return false;
+      if (!agent.batchStart || !isSafeIdentifier(agent.id)) return false;
       const group = agent.groupId === null ? undefined : groups.get(agent.groupId);
       return group === undefined || group.batchStart;
     })
@@ -80,6 +83,12 @@ function parseIdList(world: World, spec: string): StartSetResult {
         `Use ids from world.json agents[].id${known.size > 0 ? ` (e.g. ${[...known].slice(0, 5).join(', ')})` : ''}, or --start batch.`,
       );
     }
+    if (!isSafeIdentifier(id)) {
+      return fail(
+        `--start names the agent ${JSON.stringify(id)}, whose id is not 1-${MAX_IDENTIFIER_LENGTH} characters of A-Z a-z 0-9 _ - (UNSAFE_IDENTIFIER), so it is never started`,
+        'Give that agent a safe id in world.json (and in the ties, reception and schedules naming it), or leave it out of --start.',
+      );
+    }
     if (!ids.includes(id)) ids.push(id);
   }
   return { ok: true, ids };
@@ -87,7 +96,7 @@ function parseIdList(world: World, spec: string): StartSetResult {
 
 function withReception(world: World, ids: string[]): string[] {
   const reception = world.reception;
-  if (reception === null || ids.includes(reception)) return ids;
+  if (reception === null || ids.includes(reception) || !isSafeIdentifier(reception)) return ids;
   if (!world.agents.some((agent) => agent.id === reception)) return ids;
   return [...ids, reception];
 }

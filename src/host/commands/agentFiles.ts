@@ -17,6 +17,7 @@ import { parseMcpConfig } from '../mcp/mcpConfig.js';
 import { requireAgent } from './agentEdits.js';
 import { agentJsonInvalid } from '../../core/errors/configErrors.js';
 import { textNotString, unknownAgentFile } from '../../core/errors/requestErrors.js';
+import { PRIVATE_DIR_MODE } from '../../core/privateFiles.js';
 
 /** The files the inspector edits. */
 export const EDITABLE_AGENT_FILES = ['skill', 'memory', 'construct', 'mcp', 'run'] as const;
@@ -65,7 +66,7 @@ export async function writeAgentFile(paths: VillagePaths, world: World, agentId:
   if (problem !== null) {
     throw agentJsonInvalid(file, agentId, problem);
   }
-  await mkdir(paths.agent(agentId).dir, { recursive: true });
+  await mkdir(paths.agent(agentId).dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   await writeFileAtomic(file, text);
   return readAgentFile(paths, world, agentId, k);
 }

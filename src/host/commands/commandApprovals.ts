@@ -31,6 +31,7 @@ import type { World } from '../../core/world/types.js';
 import { requireAgent } from './agentEdits.js';
 import { runPolicyFieldInvalid } from '../../core/errors/requestErrors.js';
 import { runPolicyBroken } from '../../core/errors/configErrors.js';
+import { isSafeIdentifier } from '../../core/world/identifiers.js';
 
 export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView } from '../../core/tools/runApprovals.js';
 
@@ -38,7 +39,8 @@ export type { CommandDecision, CommandRequests, DecisionOutcome, RunPolicyView }
 export function listCommandRequests(paths: VillagePaths, world: World): CommandRequests {
   const requests: CommandRequestView[] = [];
   const broken: BrokenRunPolicy[] = [];
-  for (const agent of [...world.agents].sort((a, b) => a.order - b.order)) {
+  // An agent with an unsafe id has no folder to read (preflight names it, UNSAFE_IDENTIFIER); it has no requests.
+  for (const agent of [...world.agents].filter((a) => isSafeIdentifier(a.id)).sort((a, b) => a.order - b.order)) {
     const read = readRunPolicy(paths.workspace, agent.id);
     if (read.state === 'broken') {
       broken.push({ agentId: agent.id, agentName: agent.name, file: runPolicyPath(paths.workspace, agent.id), reason: read.broken ?? 'broken' });

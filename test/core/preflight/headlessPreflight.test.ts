@@ -75,6 +75,8 @@ const rows: Row[] = [
   { code: 'VILLAGE_HELD', level: 'warn', v: { villageHeld: { pid: 4242 } }, names: '4242' },
   { code: 'SANDBOX_UNAVAILABLE', level: 'reject', w: { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] }, v: { sandbox: { available: { ok: false, detail: 'bwrap is not installed', fix: 'install bubblewrap' }, off: [] } }, names: 'bwrap is not installed' },
   { code: 'SANDBOX_OFF', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] }, v: { sandbox: { available: { ok: true }, off: ['b'] } }, names: 'Name-b' },
+  { code: 'UNSAFE_IDENTIFIER', level: 'warn', w: { agents: [agent('rec'), agent('b'), agent('../x\u202e')] }, names: '"../x\\u202e"' },
+  { code: 'UNSAFE_IDENTIFIER', level: 'reject', w: { agents: [agent('re c'), agent('b')], reception: 're c' }, v: { start: ['b'] }, names: '"re c"' },
 ];
 
 describe('headlessPreflight: the run sandbox (issue 27)', () => {
@@ -117,6 +119,12 @@ describe('headlessPreflight: one row per code', () => {
 });
 
 describe('headlessPreflight: decisions', () => {
+  it('an unsafe reception is a warning for serve (it only cannot take outside requests) and a reject for ask', () => {
+    const w = world({ agents: [agent('re/c'), agent('b')], reception: 're/c' });
+    expect(headlessPreflight(w, [], view({ start: ['b'] })).map((f) => [f.code, f.level])).toEqual([['UNSAFE_IDENTIFIER', 'reject']]);
+    expect(headlessPreflight(w, [], view({ mode: 'serve', start: ['b'] })).map((f) => [f.code, f.level])).toEqual([['UNSAFE_IDENTIFIER', 'warn']]);
+  });
+
   it('sorts reject → warn → info even when the table order differs, stable within a level', () => {
     // Table order would put the info (row 4) before the warns (rows 6, 9): the sort must move it last.
     const w = world({ agents: [agent('rec', { connectedAgents: ['b'], enabledTools: ['run'] }), agent('b'), agent('c', { planReview: true }), agent('d', { planReview: true })] });

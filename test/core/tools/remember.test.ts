@@ -43,6 +43,6 @@ describe('remember', () => {
   });
 
   it('refuses an agent id that could leave agents/', () => {
-    expect(() => memoryPath('/ws', '../x')).toThrow(/safe folder name/);
+    expect(() => memoryPath('/ws', '../x')).toThrow(/not a safe identifier/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafeIdentifier, isSafeIdentifier } from '../../../src/core/world/identifiers.js';
+import { assertSafeIdentifier, isSafeIdentifier, quoteIdentifier } from '../../../src/core/world/identifiers.js';
 
 describe('isSafeIdentifier', () => {
   it.each([
@@ -40,5 +40,20 @@ describe('assertSafeIdentifier', () => {
       expect((error as Error).message).toContain('agent id "../etc"');
       expect((error as { fix?: string }).fix).toMatch(/1-64/);
     }
+  });
+});
+
+describe('quoteIdentifier', () => {
+  it.each([
+    ['../x', '"../x"'],
+    ['a\u0000b', '"a\\u0000b"'],
+    ['x\u202e', '"x\\u202e"'],
+    ['а', '"\\u0430"'],
+    ['line\nfeed', '"line\\nfeed"'],
+  ])('%j → %s (printable ASCII only)', (value, shown) => {
+    expect(quoteIdentifier(value)).toBe(shown);
+  });
+  it('cuts after 80 characters', () => {
+    expect(quoteIdentifier('y'.repeat(100))).toBe(`"${'y'.repeat(80)}\\u2026"`);
   });
 });

@@ -32,6 +32,23 @@ const world: World = {
 
 const batch = ['a', 'ingroup', 'c', 'b', 'front', 'orphan'];
 
+describe('resolveStartSet: unsafe ids (UNSAFE_IDENTIFIER)', () => {
+  const unsafe: World = { ...world, agents: [agent('ok', { order: 0 }), agent('../up', { order: 1 }), agent('a/b', { order: 2 }), agent('', { order: 3 })], reception: 'a/b' };
+  it.each<[string, StartMode, string[]]>([
+    ['batch', 'serve', ['ok']],
+    ['batch', 'ask', ['ok']], // the unsafe reception is not appended (preflight refuses the ask)
+    ['reception', 'ask', []],
+    ['ok', 'ask', ['ok']],
+  ])('%j for %s → %j: never an unsafe id', (spec, mode, ids) => {
+    expect(resolveStartSet(unsafe, spec, mode)).toEqual({ ok: true, ids });
+  });
+  it('listing an unsafe id is an argument error naming it', () => {
+    const r = resolveStartSet(unsafe, 'ok,../up', 'serve');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toContain('"../up"');
+  });
+});
+
 describe('resolveStartSet', () => {
   it.each<[string, StartMode, string[]]>([
     ['batch', 'serve', batch],
