@@ -115,6 +115,26 @@ describe('conversations of running agents (shipped library host)', () => {
     expect(reopened).not.toContain('B-NEW-ONLY');
   }, 120_000);
 
+  it('a fork opened from an early point holds what came before it and nothing after', async () => {
+    const h = await open();
+    const first = h.sessionId() as string;
+    await say(h, 'A', 'A-KEPT-POINT');
+    await say(h, 'A', 'A-AFTER-POINT');
+    const stored = await h.readSession(first);
+    // The fork point: the exchange record of the first turn (its message, exchange and turn are copied, the rest not).
+    const at = stored.records.find((r) => r.kind === 'exchange' && r.sent.includes('A-KEPT-POINT'));
+    expect(at, 'the first turn is stored').toBeDefined();
+    const { id: forked } = await h.village.forkSession(first, (at as { seq: number }).seq);
+    expect(h.sessionId()).toBe(first);
+    await h.openSession(forked);
+    expect(messageTexts(h)).toContain('A-KEPT-POINT');
+    expect(messageTexts(h).some((t) => t.includes('A-AFTER-POINT'))).toBe(false);
+    await say(h, 'A', 'A-IN-THE-FORK');
+    const text = sentText(lastRequestOf('m-A'));
+    expect(text).toContain('A-KEPT-POINT');
+    expect(text).not.toContain('A-AFTER-POINT');
+  }, 120_000);
+
   it('a "fresh" schedule fires into a new conversation: its prompt holds none of the previous one', async () => {
     const h = await open();
     await say(h, 'A', 'A-BEFORE-FRESH');
@@ -153,5 +173,15 @@ describe('conversations of running agents (shipped library host)', () => {
     expect(sentText(stub.requests.at(-1) as StubRequest)).toContain('on the new model');
     // Still the same worker: the agent never left `running`.
     expect(events.slice(since).some((e) => e.type === 'agentStatusChanged' && e.agentId === 'A')).toBe(false);
+  }, 120_000);
+
+  it("an agent's instructions (Construct.md) changed while it runs reach its next turn", async () => {
+    const h = await open();
+    await say(h, 'A', 'before the new instructions');
+    expect(JSON.stringify(lastRequestOf('m-A').body)).not.toContain('ANSWER-IN-HAIKU');
+    const view = await h.files.readAgentFile('A', 'construct');
+    await h.files.writeAgentFile('A', 'construct', 'ANSWER-IN-HAIKU always.', Object.values(view.revisions));
+    await say(h, 'A', 'after the new instructions');
+    expect(JSON.stringify(lastRequestOf('m-A').body)).toContain('ANSWER-IN-HAIKU');
   }, 120_000);
 });
