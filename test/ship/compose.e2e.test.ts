@@ -16,6 +16,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
+import { chownTree } from './support.js';
 import { buildImages, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, removeImages, run, startPodmanService, type Ran } from '../../scripts/podmanImage.mjs';
 
 const composeMissing = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status !== 0;
@@ -103,6 +104,7 @@ describe.skipIf(problem !== null)('compose (Docker Compose on podman\'s API sock
     const home = makeVillage(temps, { baseUrl: 'http://127.0.0.1:9/v1' });
     const baked = await runCli(['bake', '--data-dir', home, '--out', join(project, 'bake')]);
     if (baked.code !== 0) throw new Error(baked.stderr);
+    chownTree(join(project, 'bake'));
     writeFileSync(join(project, 'secrets.env'), 'FUSEFORKS_SECRET_STUB=sk-compose-test-0001\n', { mode: 0o600 });
     writeFileSync(join(project, 'door/mcp_server.json'), JSON.stringify({ enabled: true, port: 39641, token: TOKEN }), { mode: 0o600 });
     chownSync(join(project, 'door/mcp_server.json'), 1000, 1000);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startStubLlm, type StubLlm } from '../support/stubLlm.js';
 import { freePort, makeVillage, ROOT, runCli, Temps } from '../cli/support/cliProcess.js';
-import { listFiles } from './support.js';
+import { chownTree, listFiles } from './support.js';
 import { buildImages, contextListing, IMAGE, LIMITS, podman, podmanProblem, PROXY_IMAGE, removeImages, run, type Ran } from '../../scripts/podmanImage.mjs';
 
 const problem = podmanProblem();
@@ -114,6 +114,7 @@ describe.skipIf(problem !== null)('the container image (podman)', () => {
     bake = join(scratch, 'bake');
     const baked = await runCli(['bake', '--data-dir', home, '--out', bake]);
     if (baked.code !== 0) throw new Error(baked.stderr);
+    chownTree(bake);
     data = join(scratch, 'data');
     mkdirSync(data);
     chownSync(data, 1000, 1000);

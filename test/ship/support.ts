@@ -1,5 +1,5 @@
 /** Shared by the ship tests: a village that has RUN (sessions, log, exports, lock, status) and carries every shelf file. */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { exampleVillage, runCli, type Temps } from '../cli/support/cliProcess.js';
 
@@ -15,6 +15,19 @@ export function listFiles(dir: string): string[] {
   };
   walk(dir);
   return out.sort();
+}
+
+/**
+ * Hands a tree to the image's user (uid/gid 1000), as a bake made on a desktop by that user is: the runtime writes a
+ * bake private to its maker (0700/0600), and these tests make it as root.
+ */
+export function chownTree(dir: string, uid = 1000, gid = 1000): void {
+  chownSync(dir, uid, gid);
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) chownTree(full, uid, gid);
+    else chownSync(full, uid, gid);
+  }
 }
 
 /**
