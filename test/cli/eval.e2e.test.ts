@@ -1,14 +1,16 @@
 /**
  * `fuseforks-cli eval` through the built binary against the loopback stub LLM, with a village that delegates (desk
  * asks helper): real verdicts of a passing and a failing case, a rubric judged by the stub as the judge template,
- * a flaky case (2 of 3 repeats) against minPassRate 0.6 and 0.8, the table and summary line, `--json` as one object,
- * JUnit XML validated against its schema (xmllint), the exit codes (0, 10, 2), the budget, and the results kept on
- * this machine (0600 under {dataDir}/eval-results, nothing under workspace/).
+ * a flaky case (2 of 3 repeats) against minPassRate 0.6 and 0.8, the table and summary line, `--json` as one object
+ * valid against docs/schemas/eval.schema.json, JUnit XML validated against its schema (xmllint), the exit codes (0,
+ * 10, 2), the budget, and the results kept on this machine (0600 under {dataDir}/eval-results, nothing under
+ * workspace/).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { expectJsonLine } from '../support/jsonSchemas.js';
 import { reply, toolResultsOf, type StubRequest } from '../support/stubLlm.js';
 import { cliBudget, describeRun, makeVillage, ROOT, runCli, startCli, useCliSuite } from './support/cliProcess.js';
 
@@ -120,8 +122,9 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     const dir = village({ 'answer-42.json': passing, 'answer-43.json': failing });
     const run = await runCli(evalArgs(dir, ['--json', '--case', 'answer-42']), KEY);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stdout.split('\n')).toHaveLength(2);
-    const json = JSON.parse(run.stdout) as Json;
+    const json = expectJsonLine('eval', run.stdout) as unknown as Json;
+    expect(json).toMatchObject({ format: 1, start: 'batch', budget: null, interrupted: false, problems: [] });
+    expect(Object.keys(json)[0]).toBe('format');
     expect(json.summary).toMatchObject({ cases: 1, passed: 1, failed: 0, repeats: 1 });
     expect(json.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const repeat = json.cases[0]!.repeats[0]!;
@@ -138,7 +141,7 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     const dir = village({ 'flaky-06.json': flaky(0.6, 'A'), 'flaky-08.json': flaky(0.8, 'B') });
     const run = await runCli(evalArgs(dir, ['--json']), KEY);
     expect(run.code, describeRun(run)).toBe(10);
-    const json = JSON.parse(run.stdout) as Json;
+    const json = expectJsonLine('eval', run.stdout) as unknown as Json;
     expect(json.cases.map((c) => [c.id, c.status, c.passed, c.repeat])).toEqual([
       ['flaky-06', 'passed', 2, 3],
       ['flaky-08', 'failed', 2, 3],
@@ -150,7 +153,7 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     const dir = village({ 'answer-42.json': { ...passing, repeat: 1 } });
     const run = await runCli(evalArgs(dir, ['--json', '--repeat', '3', '--budget', '1']), KEY);
     expect(run.code, describeRun(run)).toBe(10);
-    const json = JSON.parse(run.stdout) as Json;
+    const json = expectJsonLine('eval', run.stdout) as unknown as Json;
     expect(json.cases[0]).toMatchObject({ status: 'skipped', passed: 1, repeat: 3 });
     expect(json.cases[0]!.skipped).toMatch(/token budget of 1 effective tokens is spent/);
     expect(json.summary.repeats).toBe(1);
@@ -163,6 +166,10 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     expect(all.stdout).toContain('workspace/evals/broken.json: field repeat must be a whole number from 1 to 100, not 0.');
     expect(all.stdout).toMatch(/workspace\/evals\/syntax\.json is not valid JSON/);
     expect(all.stdout).toMatch(/1\/1 case passed \(0 failed, 0 not fully run, 2 unusable files\)/);
+    const asJson = await runCli(evalArgs(dir, ['--json']), KEY);
+    expect(asJson.code, describeRun(asJson)).toBe(10);
+    const listed = expectJsonLine('eval', asJson.stdout) as unknown as Json;
+    expect(listed.problems.map((p) => [p.file, p.field])).toEqual([['workspace/evals/broken.json', 'repeat'], ['workspace/evals/syntax.json', '']]);
     const named = await runCli(evalArgs(dir, ['--case', 'broken']), KEY);
     expect(named.code).toBe(2);
     expect(named.stderr).toContain('error [EVAL_CASE_INVALID] workspace/evals/broken.json: field repeat must be a whole number');
@@ -170,7 +177,7 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     const missing = await runCli(evalArgs(dir, ['--case', 'nope']), KEY);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/error \[EVAL_CASE_NOT_FOUND\] No eval case "nope": there is no workspace\/evals\/nope\.json \(cases: answer-42\)/);
-  }, cliBudget(3));
+  }, cliBudget(4));
 
   it('setup files land in the agent\'s work folder before each repeat; an agent without one fails the setup verdict naming the field', async () => {
     const dir = village({
@@ -185,7 +192,7 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     writeFileSync(worldFile, JSON.stringify(world));
     const run = await runCli(evalArgs(dir, ['--json']), KEY);
     expect(run.code, describeRun(run)).toBe(10);
-    const json = JSON.parse(run.stdout) as Json;
+    const json = expectJsonLine('eval', run.stdout) as unknown as Json;
     expect(json.cases.map((c) => [c.id, c.status])).toEqual([['no-folder', 'failed'], ['with-setup', 'passed']]);
     expect(json.cases[0]!.repeats[0]!.verdicts[0]).toMatchObject({ expectation: 'setup', pass: false, reason: expect.stringContaining('field setup.files needs a work folder, but agent "helper" has no workDir') });
     expect(readFileSync(join(work, 'in/notes.txt'), 'utf8')).toBe('the notes');
@@ -200,7 +207,7 @@ describe('fuseforks-cli eval (built binary, stub LLM, a delegating village)', ()
     child.child.kill('SIGINT');
     const run = await child.done;
     expect(run.code, describeRun(run)).toBe(8);
-    const json = JSON.parse(run.stdout) as Json & { interrupted: boolean };
+    const json = expectJsonLine('eval', run.stdout) as unknown as Json & { interrupted: boolean };
     expect(json.interrupted).toBe(true);
     expect(json.summary.repeats).toBe(1);
     // The cut repeat failed (outcome interrupted), so minPassRate 1 can no longer be reached: failed, not undecided.

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_FAULT_KINDS } from '../../src/core/errorFaults.js';
-import { AGENT_STATUSES } from '../../src/core/events.js';
+import { AGENT_STATUSES, PLAN_TASK_STATES } from '../../src/core/events.js';
 import { CREDENTIAL_SOURCES } from '../../src/core/world/enums.js';
 import { JSON_FORMAT } from '../../src/cli/jsonFormat.js';
 import { expectJsonLine, readSchema, schemaErrors, schemaNames } from '../support/jsonSchemas.js';
@@ -107,5 +107,6 @@ describe('--json: one object for every exit code, each valid against docs/schema
     expect(enumAt(readSchema('agents-list'), ['agents', 'status'])).toEqual([...AGENT_STATUSES]);
     expect(enumAt(readSchema('error'), ['error', 'fault'])).toEqual([...ERROR_FAULT_KINDS]);
     expect(enumAt(readSchema('secrets-list'), ['secrets', 'credential'])).toEqual([...CREDENTIAL_SOURCES]);
+    expect(enumAt(readSchema('eval'), ['cases', 'repeats', 'outcome'])).toEqual([...PLAN_TASK_STATES]);
   });
 });

@@ -4,12 +4,14 @@
  * throwaway Secret Service: `check` says MCP_AUTH_REQUIRED, `mcp login` opens the page with $BROWSER (a script that
  * follows the URL as a browser follows the redirect) and waits on its loopback callback, `mcp status --json` shows
  * the login, an expired token is refreshed without a browser, `mcp logout` forgets it; no token is ever written to
- * a file outside the keyring, nor printed.
+ * a file outside the keyring, nor printed; every `--json` object validates against docs/schemas (mcp-login, mcp-logout,
+ * mcp-status).
  */
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBudget, describeRun, filesUnder, makeVillage, requireDist, runCli, Temps, type CliRun } from '../cli/support/cliProcess.js';
+import { expectJsonLine } from '../support/jsonSchemas.js';
 import { keyringSessionMissing, startKeyringSession, type KeyringSession } from '../cli/support/keyringSession.js';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../support/oauthMcpServer.js';
 
@@ -54,7 +56,7 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
       runs.push(run);
       return run;
     };
-    const findings = (run: CliRun): string[] => (JSON.parse(run.stdout) as { findings: Array<{ code: string }> }).findings.map((f) => f.code);
+    const findings = (run: CliRun): string[] => (expectJsonLine('check', run.stdout) as { findings: Array<{ code: string }> }).findings.map((f) => f.code);
 
     const before = await cli(['check', '--for', 'ask', '-d', dir, '--start', 'desk', '--json']);
     expect(before.code, describeRun(before)).toBe(0);
@@ -62,19 +64,19 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
 
     const status0 = await cli(['mcp', 'status', '-d', dir, '--json']);
     expect(status0.code, describeRun(status0)).toBe(0);
-    expect(JSON.parse(status0.stdout)).toMatchObject({ store: 'keyring', servers: [{ server: 'tracker', agentId: null, oauth: true, loggedIn: false }] });
+    expect(expectJsonLine('mcp-status', status0.stdout)).toMatchObject({ format: 1, store: 'keyring', servers: [{ server: 'tracker', agentId: null, oauth: true, loggedIn: false }] });
 
     const visits = join(dir, 'browser-visits.txt');
     const login = await cli(['mcp', 'login', 'tracker', '-d', dir, '--json', '--wait', '60'], { BROWSER: browserScript(dir, visits) });
     expect(login.code, describeRun(login)).toBe(0);
-    expect(JSON.parse(login.stdout)).toEqual({ server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], tools: ['whoami', 'pick_color'] });
+    expect(expectJsonLine('mcp-login', login.stdout)).toEqual({ format: 1, server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], tools: ['whoami', 'pick_color'] });
     expect(login.stderr).toContain('/authorize?');
     expect(readFileSync(visits, 'utf8')).toContain('logged in');
     expect(srv.grants.authorization_code).toBe(1);
     expect(srv.registrations()).toBe(1);
 
     const status1 = await cli(['mcp', 'status', '-d', dir, '--json']);
-    expect(JSON.parse(status1.stdout)).toMatchObject({ servers: [{ server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], refreshable: true }] });
+    expect(expectJsonLine('mcp-status', status1.stdout)).toMatchObject({ servers: [{ server: 'tracker', loggedIn: true, scopes: ['mcp:tools'], refreshable: true }] });
     const after = await cli(['check', '--for', 'ask', '-d', dir, '--start', 'desk', '--json']);
     expect(findings(after)).not.toContain('MCP_AUTH_REQUIRED');
 
@@ -82,6 +84,7 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
     srv.expireAll();
     const again = await cli(['mcp', 'login', 'tracker', '-d', dir, '--json'], { BROWSER: browserScript(dir, `${visits}.2`) });
     expect(again.code, describeRun(again)).toBe(0);
+    expectJsonLine('mcp-login', again.stdout);
     expect(srv.grants.refresh_token).toBe(1);
     expect(existsSync(`${visits}.2`)).toBe(false);
 
@@ -97,8 +100,9 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
 
     const logout = await cli(['mcp', 'logout', 'tracker', '-d', dir, '--json']);
     expect(logout.code, describeRun(logout)).toBe(0);
+    expect(expectJsonLine('mcp-logout', logout.stdout)).toEqual({ format: 1, server: 'tracker', loggedIn: false });
     const status2 = await cli(['mcp', 'status', '-d', dir, '--json']);
-    expect(JSON.parse(status2.stdout)).toMatchObject({ servers: [{ server: 'tracker', loggedIn: false, clientId: null }] });
+    expect(expectJsonLine('mcp-status', status2.stdout)).toMatchObject({ servers: [{ server: 'tracker', loggedIn: false, clientId: null }] });
 
     const unknown = await cli(['mcp', 'login', 'nosuch', '-d', dir]);
     expect(unknown.code).toBe(2);
@@ -120,8 +124,8 @@ describe.skipIf(missing !== null)(`mcp login / status / logout and check through
     expect(landed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
     const pasted = await runCli(['mcp', 'login', 'own', '-d', dir, '--agent', 'desk', '--no-browser', '--json', '--code', landed!], env);
     expect(pasted.code, describeRun(pasted)).toBe(0);
-    expect(JSON.parse(pasted.stdout)).toMatchObject({ server: 'own', loggedIn: true, tools: ['whoami', 'pick_color'] });
+    expect(expectJsonLine('mcp-login', pasted.stdout)).toMatchObject({ server: 'own', loggedIn: true, tools: ['whoami', 'pick_color'] });
     const status = await runCli(['mcp', 'status', '-d', dir, '--agent', 'desk', '--json'], env);
-    expect(JSON.parse(status.stdout)).toMatchObject({ servers: [{ server: 'own', agentId: 'desk', loggedIn: true }] });
+    expect(expectJsonLine('mcp-status', status.stdout)).toMatchObject({ servers: [{ server: 'own', agentId: 'desk', loggedIn: true }] });
   }, cliBudget(3));
 });

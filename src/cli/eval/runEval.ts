@@ -11,6 +11,7 @@ import { junitXml } from '../../core/evals/junitReport.js';
 import { runPassed } from '../../core/evals/caseResult.js';
 import type { EvalRunRecord } from '../../host/hostApi.js';
 import { EXIT, exitForArgumentError, type ExitCode } from '../exitCodes.js';
+import { jsonText } from '../jsonFormat.js';
 import { preflightGate, type HeadlessFlags } from '../headless/preflightGate.js';
 import { closeAndReport, openHost } from '../headless/openHost.js';
 import type { CliOutput } from '../output.js';
@@ -83,7 +84,7 @@ export async function runEval(options: EvalOptions, output: CliOutput, signals: 
       output.note({ level: 'info', code: 'EVAL_JUNIT', message: `JUnit XML written to ${target}` });
     }
     output.note({ level: 'info', code: 'EVAL_SAVED', message: `results kept in ${file}` });
-    output.stdout(options.json ? JSON.stringify(run) : evalText(run));
+    output.stdout(options.json ? jsonText(run) : evalText(run));
   }
   if (late) exitNow(code);
   return code;

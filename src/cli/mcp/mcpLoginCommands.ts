@@ -17,6 +17,7 @@ import { exchangePastedCode, McpLoopbackLogin, parsePastedCode } from '../../hos
 import { McpOAuthProvider } from '../../host/mcp/mcpOAuthProvider.js';
 import { mcpOAuthKey, parseMcpOAuthState, summarizeMcpOAuthState, type McpOAuthSummary } from '../../host/mcp/mcpOAuthState.js';
 import { EXIT, type ExitCode } from '../exitCodes.js';
+import { jsonText } from '../jsonFormat.js';
 import type { CliOutput } from '../output.js';
 import { readSecretValue, type SecretInputStream } from '../manage/secretInput.js';
 
@@ -123,7 +124,7 @@ export async function runMcpLogin(
       const tools = connection.tools.map((t) => t.name);
       await connection.close();
       const summary = summarizeMcpOAuthState(login.provider.read());
-      if (options.json) output.stdout(JSON.stringify({ server: config.name, loggedIn: summary.loggedIn, scopes: summary.scopes, tools }));
+      if (options.json) output.stdout(jsonText({ server: config.name, loggedIn: summary.loggedIn, scopes: summary.scopes, tools }));
       else output.stdout(`${config.name}: ${summary.loggedIn ? `logged in${summary.scopes.length > 0 ? ` (scopes: ${summary.scopes.join(' ')})` : ''}` : 'connected (the server asked for no login)'}; ${tools.length} tool(s)`);
       return EXIT.ok;
     } finally {
@@ -145,7 +146,7 @@ export async function runMcpLogout(options: McpCommandOptions & { name: string }
   } catch (error) {
     return errorExit(output, error);
   }
-  output.stdout(options.json ? JSON.stringify({ server: config.name, loggedIn: false }) : `${config.name}: logged out (tokens and client registration forgotten)`);
+  output.stdout(options.json ? jsonText({ server: config.name, loggedIn: false }) : `${config.name}: logged out (tokens and client registration forgotten)`);
   return EXIT.ok;
 }
 
@@ -180,7 +181,7 @@ export async function runMcpStatus(options: McpCommandOptions, output: CliOutput
     return errorExit(output, error);
   }
   if (options.json) {
-    output.stdout(JSON.stringify({ store: options.secrets, servers: rows }));
+    output.stdout(jsonText({ store: options.secrets, servers: rows }));
     return EXIT.ok;
   }
   if (rows.length === 0) output.stdout('No HTTP MCP servers in mcp.json.');
