@@ -42,7 +42,7 @@ describe('HostApi', () => {
   it('hands out no supervisor, worker or store: only the documented surface', async () => {
     const h = await boot(false);
     expect('supervisor' in h).toBe(false);
-    expect(Object.keys(h).sort()).toEqual(['approvals', 'blackboard', 'dataDir', 'door', 'events', 'files', 'jev', 'log', 'pricing', 'village']);
+    expect(Object.keys(h).sort()).toEqual(['approvals', 'blackboard', 'dataDir', 'door', 'evals', 'events', 'files', 'jev', 'log', 'pricing', 'village']);
     expect(h.dataDir).toBe(dir);
     expect(h.agents().map((a) => [a.agentId, a.status])).toEqual([['front', 'idle'], ['helper', 'idle']]);
     expect(h.village.state().world.reception).toBe('front');

@@ -42,8 +42,9 @@ export async function askThroughDoor(request: DoorAsk, output: CliOutput): Promi
   } catch {
     return null; // enabled in the file, but not listening (a GUI without the door, a busy port)
   }
+  // warn, not info: ask's default stderr keeps only what bears on the outcome, and this says where the answer came from.
   output.note({
-    level: 'info',
+    level: 'warn',
     code: 'VIA_DOOR',
     message: `This village is open in another process; asking through its MCP door at 127.0.0.1:${port} instead.`,
   });
