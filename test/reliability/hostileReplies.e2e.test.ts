@@ -114,7 +114,8 @@ describe('reliability: hostile model replies', () => {
         world.agents[0]!['enabledTools'] = ['remember'];
         writeFileSync(worldFile, JSON.stringify(world));
         const before = requests.get(h.kind) ?? 0;
-        const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', 'hello'], {});
+        // --verbose: a tool-limit stop still answers (exit 0); its reason is in the diagnostic band ask shows only then.
+        const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--verbose', 'hello'], {});
         const asked = (requests.get(h.kind) ?? 0) - before;
         const ran = describeRun(run);
         const label = `${h.kind} round ${round}: ${ran.slice(0, 40)} … ${ran.slice(-400)}`;
