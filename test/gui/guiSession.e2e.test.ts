@@ -105,7 +105,12 @@ describe.skipIf(!HAS_CHROMIUM)(`the browser the GUI opens${HAS_CHROMIUM ? '' : '
           return [];
         }
       });
-    const appArg = (): string | undefined => commandLines().flat().find((a) => a.startsWith('--app='));
+    // Chromium may rewrite its own process title into one space-separated string (it does under a D-Bus session),
+    // so the switch is looked for in the words of each command line, not only in its NUL-separated arguments.
+    const appArg = (): string | undefined =>
+      commandLines()
+        .flatMap((args) => args.flatMap((a) => a.split(' ')))
+        .find((a) => a.startsWith('--app='));
     await until(() => appArg() !== undefined, "a process of the launched browser holds --app=");
     const { openFile } = runtimeFilesOf(gui.runtimeDir)!;
     expect(appArg()).toBe(`--app=file://${openFile}`);
