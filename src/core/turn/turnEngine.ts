@@ -11,7 +11,10 @@ import { endpointLogLabel } from './envelope.js';
 import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
-import { composeSystemPrompt } from './systemPrompt.js';
+import { composeSystemPrompt, type ComposedPrompt } from './systemPrompt.js';
+import { capPromptMaterial, capText, capTools, MAX_TOOLS_PER_AGENT, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
+import { KNOWN_TOOL_NAMES } from '../tools/registry.js';
+import type { Language } from '../world/types.js';
 import { helperPort, toolResultCompressor } from './helperCalls.js';
 import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
 import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
@@ -40,6 +43,15 @@ function receivedText(response: ChatResponse): string {
   return (response.text ?? '') + response.toolCalls.map((c: ToolCall) => c.name + JSON.stringify(c.args)).join('');
 }
 
+/** The composed prompt cut to the system prompt cap of `contextLength` (`onCut` hears the size and the cap). */
+function cappedSystemPrompt(prompt: ComposedPrompt, contextLength: number, language: Language, onCut: (bytes: number, cap: number) => void): ComposedPrompt {
+  const cap = systemPromptCapBytes(contextLength);
+  const capped = capText(prompt.text, cap, language, language === 'ja' ? 'システムプロンプト' : 'the system prompt');
+  if (!capped.cut) return prompt;
+  onCut(capped.bytes, cap);
+  return { text: capped.text, stableLen: Math.min(prompt.stableLen, capped.headChars) };
+}
+
 /** Runs one turn. Throws only the LLM error of a failed call (the driver marks the turn failed). */
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult> {
   const { agent, template, language, envelope, roster } = input;
@@ -52,20 +64,32 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     chars: envelope.content.length,
   });
 
-  const prompt = composeSystemPrompt(input.material, {
+  const capped = capPromptMaterial(input.material, language);
+  for (const c of capped.cut) {
+    ports.diag.note('prompt file cut', { agent: agent.id, file: c.file, bytes: c.bytes, cap: PROMPT_FILE_CAP_BYTES }, 'warn');
+  }
+  const prompt = cappedSystemPrompt(composeSystemPrompt(capped.material, {
     agentId: agent.id,
     agentName: agent.name,
     workDir: agent.workDir,
     language,
     roster,
     summary: input.summary,
-  });
+  }), template.contextLength, language, (bytes, cap) => ports.diag.note('system prompt cut', { agent: agent.id, bytes, cap }, 'warn'));
   const gates = delegationGates(template.useTools, roster.length, agent.allowHandoff, envelope.awaitingReply);
   const boxSpecs = deps.tools.specs();
   const delegation = buildDelegationTools(roster, gates, language, new Set(boxSpecs.map((s) => s.name)));
   // After the delegation tools, before the box (reference order); outside enabledTools by design.
   const roomLogOffered = agent.hearsRoomLog && ports.readRoomLog !== undefined;
-  const specs = [...delegation.specs, ...(roomLogOffered ? [roomLogSpec(language)] : []), ...boxSpecs];
+  const all = [
+    ...delegation.specs.map((spec) => ({ spec, origin: 'tie' as const })),
+    ...(roomLogOffered ? [{ spec: roomLogSpec(language), origin: 'builtin' as const }] : []),
+    ...boxSpecs.map((spec) => ({ spec, origin: KNOWN_TOOL_NAMES.includes(spec.name) ? ('builtin' as const) : ('mcp' as const) })),
+  ];
+  const { offered: specs, dropped } = capTools(all);
+  if (dropped.length > 0) {
+    ports.diag.note('tools cut', { agent: agent.id, offered: specs.length, dropped: dropped.length, first_dropped: dropped[0] ?? '', cap: MAX_TOOLS_PER_AGENT }, 'warn');
+  }
   const useTools = specs.length > 0 && template.useTools;
   const tools = useTools ? specs : [];
 
