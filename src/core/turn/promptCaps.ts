@@ -101,14 +101,22 @@ export interface CappedTools {
   dropped: string[];
 }
 
+/** One tool before the cap; `rank` orders tools of the same origin when over the cap (default: the order given). */
+export interface OfferedTool {
+  spec: ToolSpec;
+  origin: ToolOrigin;
+  rank?: number;
+}
+
 const ORIGIN_RANK: Record<ToolOrigin, number> = { builtin: 0, tie: 1, mcp: 2 };
 
 /**
- * The cut-off rule: built-in tools first (room_log and the work-folder tools, in the order given), then the
- * ties' delegation tools (in roster order, as given), then MCP tools sorted by their `{server}__{tool}` name; the
- * first `max` are offered, the rest dropped. Under the cap every tool is offered in the order given.
+ * The cut-off rule: built-in tools first (room_log and the bundled tools, in the order given), then the ties'
+ * delegation tools by `rank` (the turn engine ranks `plan` first, then per tie in roster order its `transfer_to_*`
+ * and `ask_*`), then MCP tools sorted by their `{server}__{tool}` name; the first `max` are offered, the rest
+ * dropped. Under the cap every tool is offered in the order given.
  */
-export function capTools(tools: readonly { spec: ToolSpec; origin: ToolOrigin }[], max: number = MAX_TOOLS_PER_AGENT): CappedTools {
+export function capTools(tools: readonly OfferedTool[], max: number = MAX_TOOLS_PER_AGENT): CappedTools {
   if (tools.length <= max) return { offered: tools.map((t) => t.spec), dropped: [] };
   const ordered = tools
     .map((t, index) => ({ ...t, index }))
@@ -116,7 +124,7 @@ export function capTools(tools: readonly { spec: ToolSpec; origin: ToolOrigin }[
       const rank = ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin];
       if (rank !== 0) return rank;
       if (a.origin === 'mcp') return a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0;
-      return a.index - b.index;
+      return (a.rank ?? a.index) - (b.rank ?? b.index) || a.index - b.index;
     });
   return { offered: ordered.slice(0, max).map((t) => t.spec), dropped: ordered.slice(max).map((t) => t.spec.name) };
 }

@@ -6,13 +6,13 @@
 import { estimateMilli } from '../budget/effectiveTokens.js';
 import type { TurnStop } from '../events.js';
 import type { ChatResponse, ToolCall } from '../llm/canonical.js';
-import { buildDelegationTools, decide, delegationGates, spokenText } from './delegationTools.js';
+import { buildDelegationTools, decide, delegationGates, spokenText, type DelegationTools } from './delegationTools.js';
 import { endpointLogLabel } from './envelope.js';
 import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
 import { composeSystemPrompt, type ComposedPrompt } from './systemPrompt.js';
-import { capPromptMaterial, capText, capTools, MAX_TOOLS_PER_AGENT, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
+import { capPromptMaterial, capText, capTools, MAX_TOOLS_PER_AGENT, type OfferedTool, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
 import { KNOWN_TOOL_NAMES } from '../tools/registry.js';
 import type { Language } from '../world/types.js';
 import { helperPort, toolResultCompressor } from './helperCalls.js';
@@ -52,6 +52,15 @@ function cappedSystemPrompt(prompt: ComposedPrompt, contextLength: number, langu
   return { text: capped.text, stableLen: Math.min(prompt.stableLen, capped.headChars) };
 }
 
+/** Over the tool cap: `plan` first (it reaches every tie), then per tie in roster order transfer_to_*, ask_*. */
+function tieRank(name: string, delegation: DelegationTools, tieIndex: ReadonlyMap<string, number>): number {
+  const transfer = delegation.transferTargets.get(name);
+  if (transfer !== undefined) return 1 + 2 * (tieIndex.get(transfer) ?? 0);
+  const ask = delegation.askTargets.get(name);
+  if (ask !== undefined) return 2 + 2 * (tieIndex.get(ask) ?? 0);
+  return 0;
+}
+
 /** Runs one turn. Throws only the LLM error of a failed call (the driver marks the turn failed). */
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult> {
   const { agent, template, language, envelope, roster } = input;
@@ -81,8 +90,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
   const delegation = buildDelegationTools(roster, gates, language, new Set(boxSpecs.map((s) => s.name)));
   // After the delegation tools, before the box (reference order); outside enabledTools by design.
   const roomLogOffered = agent.hearsRoomLog && ports.readRoomLog !== undefined;
-  const all = [
-    ...delegation.specs.map((spec) => ({ spec, origin: 'tie' as const })),
+  const tieIndex = new Map(roster.map((r, i) => [r.id, i]));
+  const all: OfferedTool[] = [
+    ...delegation.specs.map((spec) => ({ spec, origin: 'tie' as const, rank: tieRank(spec.name, delegation, tieIndex) })),
     ...(roomLogOffered ? [{ spec: roomLogSpec(language), origin: 'builtin' as const }] : []),
     ...boxSpecs.map((spec) => ({ spec, origin: KNOWN_TOOL_NAMES.includes(spec.name) ? ('builtin' as const) : ('mcp' as const) })),
   ];
