@@ -14,6 +14,7 @@ import { cliBudget, describeRun, logRecords, makeVillage, runCli, useCliSuite } 
 const { temps, stub } = useCliSuite();
 const KEY = { FUSEFORKS_SECRET_STUB: 'sk-test-0000000000' };
 const TIES = 9_999;
+const MANY = join(import.meta.dirname, '../fixtures/mcp/manyToolsServer.mjs');
 const CONTEXT = 300_000;
 
 /** desk tied to 9,999 agents that never start, with oversized SKILL.md and Memory.md. */
@@ -83,5 +84,28 @@ describe('prompt caps (built binary)', () => {
     const records = logRecords(dir);
     expect(records.some((r) => r.msg === 'prompt file cut' && r.file === 'SKILL.md')).toBe(true);
     expect(records.some((r) => r.msg === 'tools cut' && r.dropped === TIES + 3 - MAX_TOOLS_PER_AGENT)).toBe(true);
+  });
+
+  it('an MCP server listing 300 tools and two bad schemas: the bad ones dropped by name, 128 tools in name order', { timeout: cliBudget(1) }, async () => {
+    stub().reset();
+    stub().respond(() => reply.text('ok'));
+    const dir = makeVillage(temps, { baseUrl: stub().baseUrl, agents: [{ id: 'desk' }] });
+    writeFileSync(join(dir, 'workspace/mcp.json'), JSON.stringify({ mcpServers: { many: { command: process.execPath, args: [MANY, '--count', '300', '--bad'] } } }));
+    const ask = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--secrets', 'env', 'hello'], KEY);
+    expect(ask.code, describeRun(ask)).toBe(0);
+    const body = stub().requests[0]!.body as { tools: { function: { name: string; parameters: unknown } }[] };
+    const names = body.tools.map((t) => t.function.name);
+    expect(names).toHaveLength(MAX_TOOLS_PER_AGENT);
+    expect(names.filter((n) => n.startsWith('many__'))).toEqual(names.filter((n) => n.startsWith('many__')).sort());
+    expect(names).not.toContain('many__bogus_type');
+    expect(names).not.toContain('many__dangling_ref');
+    expect(names).toContain('many__t00000');
+    expect(names).not.toContain('many__t00299');
+    const bad = logRecords(dir).filter((r) => r.msg === 'mcp tool schema invalid');
+    expect(bad.map((r) => [r.server, r.tool])).toEqual([
+      ['many', 'bogus_type'],
+      ['many', 'dangling_ref'],
+    ]);
+    expect(logRecords(dir).some((r) => r.msg === 'mcp tools over cap' && r.cap === MAX_TOOLS_PER_AGENT)).toBe(true);
   });
 });
