@@ -211,6 +211,8 @@ export class McpClientManager {
         serverTool: c.tool,
       });
     }
+    // A status lists what the agents are offered: a dropped tool is named in its WARN line, not here.
+    for (const status of state.statuses) status.tools = status.tools.filter((name) => state.tools.has(name));
     return state;
   }
 
