@@ -83,6 +83,7 @@ describe('prompt caps (built binary)', () => {
     expect(names.at(-1)).toBe(`ask_peer${MAX_TOOLS_PER_AGENT - 4}`);
     const records = logRecords(dir);
     expect(records.some((r) => r.msg === 'prompt file cut' && r.file === 'SKILL.md')).toBe(true);
+    expect(records.some((r) => r.msg === 'system prompt cut' && r.cap === systemPromptCapBytes(CONTEXT))).toBe(true);
     expect(records.some((r) => r.msg === 'tools cut' && r.dropped === TIES + 3 - MAX_TOOLS_PER_AGENT)).toBe(true);
   });
 
