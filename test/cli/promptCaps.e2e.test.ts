@@ -68,6 +68,9 @@ describe('prompt caps (built binary)', () => {
     expect(stub().count).toBe(1);
     const body = stub().requests[0]!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
     const prompt = body.messages[0]!.content;
+    // The whole request: the capped prompt, 128 tool specs (plan lists 128 ties), the message. Was 1,051,201 bytes
+    // with the plan tool listing all 9,999 ties; before any cap, over 2 MB.
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(systemPromptCapBytes(CONTEXT) + 100_000);
     expect(Buffer.byteLength(prompt, 'utf8')).toBeLessThanOrEqual(systemPromptCapBytes(CONTEXT));
     // Booleans, not the prompt itself: a failure must not print 600 kB.
     expect(prompt.includes('SKILL-HEAD'), 'SKILL.md head sent').toBe(true);
