@@ -13,8 +13,8 @@ import type { PromptMaterial } from './ports.js';
 export const PROMPT_FILE_CAP_BYTES = 262_144;
 /** Tools offered to one agent in one request. */
 export const MAX_TOOLS_PER_AGENT = 128;
-/** Ties the `plan` tool lists as recipients (the first, in roster order); a task to another tie is still carried. */
-export const MAX_PLAN_RECIPIENTS = 128;
+/** Ties named in the `plan` tool and the protocol note (the first, in roster order); a task to another tie is still carried. */
+export const MAX_LISTED_TIES = 128;
 /** Bytes a token is reckoned at (the budget's bytes/4 estimate). */
 export const BYTES_PER_TOKEN = 4;
 /** The share of `contextLength` the system prompt may take: the rest is for history, the message and the answer. */

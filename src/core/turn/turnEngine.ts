@@ -12,7 +12,7 @@ import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
 import { composeSystemPrompt, type ComposedPrompt } from './systemPrompt.js';
-import { capPromptMaterial, capText, capTools, MAX_TOOLS_PER_AGENT, type OfferedTool, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
+import { capPromptMaterial, capText, capTools, MAX_LISTED_TIES, MAX_TOOLS_PER_AGENT, type OfferedTool, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
 import { KNOWN_TOOL_NAMES } from '../tools/registry.js';
 import type { Language } from '../world/types.js';
 import { helperPort, toolResultCompressor } from './helperCalls.js';
@@ -109,7 +109,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     roster.length > 0
       ? protocolNote(
           language,
-          roster.map((r) => r.name),
+          roster.slice(0, MAX_LISTED_TIES).map((r) => r.name),
           { ...gates, awaitingReply: envelope.awaitingReply, planOffered: delegation.planOffered },
         )
       : null;
