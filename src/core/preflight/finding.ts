@@ -29,6 +29,9 @@ export const FINDING_CODES = [
   'SANDBOX_UNAVAILABLE',
   'SANDBOX_OFF',
   'UNSAFE_IDENTIFIER',
+  'PROMPT_FILE_OVER_CAP',
+  'SYSTEM_PROMPT_OVER_CAP',
+  'TOOLS_OVER_CAP',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

@@ -55,6 +55,12 @@ export interface FindingTexts {
   sandboxOff(agents: AgentRef[]): FindingText;
   /** `id` = the unsafe id as written (shown quoted and escaped); `reception` = it is the reception. */
   unsafeIdentifier(id: string, name: string, reception: boolean): FindingText;
+  /** A prompt file of `bytes` over the per-file cap: only its head is sent. */
+  promptFileOverCap(path: string, bytes: number, cap: number): FindingText;
+  /** The agent's system prompt (estimated from below) over the cap of its template's contextLength. */
+  systemPromptOverCap(agent: AgentRef, bytes: number, cap: number, templateId: string, contextLength: number): FindingText;
+  /** More tools than one request offers; the cut-off rule decides which go. */
+  toolsOverCap(agent: AgentRef, tools: number, cap: number): FindingText;
 }
 
 const STORE_NAMES: Record<KeyringAnswer['store'], { ja: string; en: string }> = {
@@ -183,6 +189,18 @@ const JA: FindingTexts = {
     message: `world.json のエージェント ${quoteIdentifier(id)}（${plainName(name)}）の id は 1〜64 文字の A-Z a-z 0-9 _ - ではありません（UNSAFE_IDENTIFIER）。${reception ? '受付なので外からの依頼は受けられません。' : ''}このエージェントは起動せず、ファイルも書き換えません。`,
     fix: `world.json でこのエージェントの id を安全な名前（例: ${suggestedId(id)}）に変え、それを指す connectedAgents・reception・schedules.json の to も同じ名前に直してください。`,
   }),
+  promptFileOverCap: (path, bytes, cap) => ({
+    message: `${path} は ${bytes} バイトあり、プロンプトに入れる上限 ${cap} バイトを超えています。先頭だけが送られ、切ったところに印が付きます。`,
+    fix: `${path} を ${cap} バイト以下に減らしてください（長い資料は作業フォルダに置いて、ツールで読ませてください）。`,
+  }),
+  systemPromptOverCap: (a, bytes, cap, templateId, contextLength) => ({
+    message: `${ja(a)} のシステムプロンプトは少なくとも ${bytes} バイトになり、テンプレート ${templateId}（contextLength ${contextLength}）の上限 ${cap} バイトを超えます。後ろ（名簿・Memory）が切られて送られます。`,
+    fix: `${ja(a)} の SKILL.md・Construct.md・Memory.md・村の掟や connectedAgents を減らすか、contextLength の大きいテンプレートを使ってください。`,
+  }),
+  toolsOverCap: (a, tools, cap) => ({
+    message: `${ja(a)} には ${tools} 個のツールがあり、1 回に出せる上限 ${cap} 個を超えます。組み込みツール、plan、つながり順の transfer_to_*・ask_*、MCP（名前順）の順に ${cap} 個だけが出ます。`,
+    fix: `${ja(a)} の connectedAgents を減らすか、MCP サーバーやツールを減らしてください。`,
+  }),
 };
 
 function jevReasonJa(r: { judges: AgentRef[]; compression: boolean }): string {
@@ -298,6 +316,18 @@ const EN: FindingTexts = {
   unsafeIdentifier: (id, name, reception) => ({
     message: `The agent ${quoteIdentifier(id)} (${plainName(name)}) in world.json has an id that is not 1-64 characters of A-Z a-z 0-9 _ - (UNSAFE_IDENTIFIER).${reception ? ' It is the reception, so no outside request can be taken.' : ''} It is not started, and no file is rewritten.`,
     fix: `Change that agent's id in world.json to a safe one (e.g. ${suggestedId(id)}) and the connectedAgents, reception and schedules.json "to" naming it to the same id.`,
+  }),
+  promptFileOverCap: (path, bytes, cap) => ({
+    message: `${path} is ${bytes} bytes, over the prompt file cap of ${cap} bytes: only its head is sent, ending with a marker where it was cut.`,
+    fix: `Shorten ${path} to at most ${cap} bytes (put long material in the work folder and let a tool read it).`,
+  }),
+  systemPromptOverCap: (a, bytes, cap, templateId, contextLength) => ({
+    message: `The system prompt of ${en(a)} comes to at least ${bytes} bytes, over the cap of ${cap} bytes for template ${templateId} (contextLength ${contextLength}): its tail (the roster, Memory) is cut.`,
+    fix: `Shorten the SKILL.md, Construct.md, Memory.md or Ordinance.md of ${en(a)}, drop connectedAgents, or use a template with a larger contextLength.`,
+  }),
+  toolsOverCap: (a, tools, cap) => ({
+    message: `${en(a)} has ${tools} tools, over the cap of ${cap} per request: built-in tools, then plan, then transfer_to_* and ask_* in tie order, then MCP tools by name, and only the first ${cap} are offered.`,
+    fix: `Drop connectedAgents of ${en(a)}, or MCP servers or tools.`,
   }),
 };
 

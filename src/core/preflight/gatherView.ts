@@ -3,7 +3,9 @@
  * probe_approvals.json and jev.json, mcp.json + agents/{id}/mcp.json + judge.json, and secret PRESENCE in the
  * chosen store. No lock, no LMDB, no MCP, no LLM, no write — not even village_id (read if present, never made).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { PROMPT_FILE_NAMES } from '../turn/promptCaps.js';
+import type { PromptFileSize } from './promptCapFindings.js';
 import { join } from 'node:path';
 import { lockHolder } from '../lockHolder.js';
 import { ProbeApprovals } from '../schedules/probeApprovals.js';
@@ -180,6 +182,7 @@ export async function gatherView(options: GatherOptions): Promise<Gathered> {
     view.sandbox = { available: found.ok ? { ok: true } : { ok: false, detail: found.detail, fix: found.fix }, off: sandboxOff };
   }
   if (problems.length > 0) view.brokenFiles = problems;
+  view.promptFiles = await promptFileSizes(paths, started.filter((a) => isSafeIdentifier(a.id)).map((a) => a.id));
   if (options.verifySessionStore === true) {
     const damaged = damagedStore(join(paths.workspace, SESSION_STORE_FILE));
     if (damaged !== null) view.damagedSessionStore = damaged;
@@ -228,6 +231,21 @@ function damagedStore(file: string): { file: string; reason: string } | null {
   } catch (error) {
     return { file, reason: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+}
+
+/** Sizes (stat only, nothing read) of Ordinance.md and each agent's SKILL.md, Construct.md, Memory.md that exist. */
+async function promptFileSizes(paths: VillagePaths, agentIds: readonly string[]): Promise<PromptFileSize[]> {
+  const wanted: { agentId: string | null; file: string; path: string }[] = [{ agentId: null, file: PROMPT_FILE_NAMES.ordinance, path: paths.ordinance }];
+  for (const id of agentIds) {
+    const agent = paths.agent(id);
+    wanted.push(
+      { agentId: id, file: PROMPT_FILE_NAMES.skill, path: agent.skill },
+      { agentId: id, file: PROMPT_FILE_NAMES.construct, path: agent.construct },
+      { agentId: id, file: PROMPT_FILE_NAMES.memory, path: agent.memory },
+    );
+  }
+  const sizes = await Promise.all(wanted.map(async (w) => ({ ...w, bytes: await stat(w.path).then((s) => (s.isFile() ? s.size : -1), () => -1) })));
+  return sizes.filter((s) => s.bytes >= 0);
 }
 
 /** VILLAGE_MISSING for a data dir without world.json (exit 5); the factory lives in the error catalogue. */

@@ -12,6 +12,7 @@ import { isSafeIdentifier } from '../world/identifiers.js';
 import type { AgentSpec, ModelTemplate, World } from '../world/types.js';
 import type { KeyringAnswer } from '../secrets/keyringAnswers.js';
 import { sortFindings, type Finding, type FindingCode, type FindingLevel } from './finding.js';
+import { promptCapFindings, type PromptFileSize } from './promptCapFindings.js';
 import { findingTexts, type AgentRef, type FindingText, type SecretHint } from './findingTexts.js';
 
 /** Which command is being checked: `ask` needs a reception; `serve` runs schedules. */
@@ -69,6 +70,8 @@ export interface PreflightView {
    * `off` = started agents with run whose run.json says `"sandbox": false` (they run commands without one).
    */
   sandbox?: { available: { ok: true } | { ok: false; detail: string; fix: string }; off: readonly string[] };
+  /** Sizes of the prompt files that exist (Ordinance.md, and the started agents' SKILL.md, Construct.md, Memory.md). */
+  promptFiles?: readonly PromptFileSize[];
   /** Files (or entries) that exist but cannot be used, each with its reason and fix. */
   brokenFiles?: readonly { file: string; reason: string; fix?: string }[];
 }
@@ -210,6 +213,9 @@ export function headlessPreflight(world: World, schedules: readonly ScheduledTas
     const reception = world.reception === a.id;
     push(reception && view.mode === 'ask' ? 'reject' : 'warn', 'UNSAFE_IDENTIFIER', t.unsafeIdentifier(a.id, a.name, reception));
   }
+
+  // 15. what a request would carry over its caps (prompt files, the system prompt, tools): the turn cuts and warns.
+  out.push(...promptCapFindings(world, started.filter((a) => isSafeIdentifier(a.id)), view.promptFiles ?? [], t));
 
   return sortFindings(out);
 }

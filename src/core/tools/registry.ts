@@ -34,7 +34,7 @@ const WORK_DIR: ReadonlySet<string> = new Set(WORK_DIR_TOOL_NAMES);
  * Whether a tool named `name` may be shown to this agent, before its own `specFor` has a say.
  * Non-bundled (MCP) tools are always shown; work-dir tools need a work folder; then `enabledTools` decides.
  */
-export function isPresented(name: string, presentation: ToolPresentation): boolean {
+export function isPresented(name: string, presentation: Pick<ToolPresentation, 'workDir' | 'enabledTools'>): boolean {
   if (!BUNDLED.has(name)) return true;
   if (WORK_DIR.has(name) && presentation.workDir === null) return false;
   const enabled: readonly string[] = presentation.enabledTools ?? DEFAULT_ENABLED_TOOLS;

@@ -5,6 +5,7 @@
 import type { ChatResponse, ToolSpec } from '../llm/canonical.js';
 import type { Language } from '../world/types.js';
 import type { RosterEntry, TurnOutcome } from './ports.js';
+import { MAX_LISTED_TIES } from './promptCaps.js';
 import { askDescription, messageArgDescription, planDescription, transferDescription } from './wording.js';
 
 /** Marker that ends a reply on the no-tool-support path. */
@@ -120,7 +121,9 @@ export function buildDelegationTools(
     });
   }
   const planOffered = gates.useHandoffTools && roster.length >= 2;
-  if (planOffered) specs.push(planSpec(roster, language));
+  // The plan tool names its recipients in its description and enum: past MAX_LISTED_TIES ties (a reception
+  // tied to 9,999 agents) only the first are listed, or one tool spec alone would carry a 300 kB roster.
+  if (planOffered) specs.push(planSpec(roster.slice(0, MAX_LISTED_TIES), language));
   return { specs, transferTargets, askTargets, planOffered };
 }
 

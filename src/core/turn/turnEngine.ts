@@ -6,12 +6,15 @@
 import { estimateMilli } from '../budget/effectiveTokens.js';
 import type { TurnStop } from '../events.js';
 import type { ChatResponse, ToolCall } from '../llm/canonical.js';
-import { buildDelegationTools, decide, delegationGates, spokenText } from './delegationTools.js';
+import { buildDelegationTools, decide, delegationGates, spokenText, type DelegationTools } from './delegationTools.js';
 import { endpointLogLabel } from './envelope.js';
 import type { TurnDeps, TurnInput, TurnOutcome, TurnResult } from './ports.js';
 import { RepeatGuard } from './repeatGuard.js';
 import { roomLogSpec } from './roomLog.js';
-import { composeSystemPrompt } from './systemPrompt.js';
+import { composeSystemPrompt, type ComposedPrompt } from './systemPrompt.js';
+import { capPromptMaterial, capText, capTools, MAX_LISTED_TIES, MAX_TOOLS_PER_AGENT, type OfferedTool, PROMPT_FILE_CAP_BYTES, systemPromptCapBytes } from './promptCaps.js';
+import { KNOWN_TOOL_NAMES } from '../tools/registry.js';
+import type { Language } from '../world/types.js';
 import { helperPort, toolResultCompressor } from './helperCalls.js';
 import { dispatchToolCall, type DispatchState } from './toolDispatch.js';
 import { absorbCall, failedOutcome, reportUnpaid } from './callMeter.js';
@@ -40,6 +43,24 @@ function receivedText(response: ChatResponse): string {
   return (response.text ?? '') + response.toolCalls.map((c: ToolCall) => c.name + JSON.stringify(c.args)).join('');
 }
 
+/** The composed prompt cut to the system prompt cap of `contextLength` (`onCut` hears the size and the cap). */
+function cappedSystemPrompt(prompt: ComposedPrompt, contextLength: number, language: Language, onCut: (bytes: number, cap: number) => void): ComposedPrompt {
+  const cap = systemPromptCapBytes(contextLength);
+  const capped = capText(prompt.text, cap, language, language === 'ja' ? 'システムプロンプト' : 'the system prompt');
+  if (!capped.cut) return prompt;
+  onCut(capped.bytes, cap);
+  return { text: capped.text, stableLen: Math.min(prompt.stableLen, capped.headChars) };
+}
+
+/** Over the tool cap: `plan` first (it reaches every tie), then per tie in roster order transfer_to_*, ask_*. */
+function tieRank(name: string, delegation: DelegationTools, tieIndex: ReadonlyMap<string, number>): number {
+  const transfer = delegation.transferTargets.get(name);
+  if (transfer !== undefined) return 1 + 2 * (tieIndex.get(transfer) ?? 0);
+  const ask = delegation.askTargets.get(name);
+  if (ask !== undefined) return 2 + 2 * (tieIndex.get(ask) ?? 0);
+  return 0;
+}
+
 /** Runs one turn. Throws only the LLM error of a failed call (the driver marks the turn failed). */
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnResult> {
   const { agent, template, language, envelope, roster } = input;
@@ -52,20 +73,33 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     chars: envelope.content.length,
   });
 
-  const prompt = composeSystemPrompt(input.material, {
+  const capped = capPromptMaterial(input.material, language);
+  for (const c of capped.cut) {
+    ports.diag.note('prompt file cut', { agent: agent.id, file: c.file, bytes: c.bytes, cap: PROMPT_FILE_CAP_BYTES }, 'warn');
+  }
+  const prompt = cappedSystemPrompt(composeSystemPrompt(capped.material, {
     agentId: agent.id,
     agentName: agent.name,
     workDir: agent.workDir,
     language,
     roster,
     summary: input.summary,
-  });
+  }), template.contextLength, language, (bytes, cap) => ports.diag.note('system prompt cut', { agent: agent.id, bytes, cap }, 'warn'));
   const gates = delegationGates(template.useTools, roster.length, agent.allowHandoff, envelope.awaitingReply);
   const boxSpecs = deps.tools.specs();
   const delegation = buildDelegationTools(roster, gates, language, new Set(boxSpecs.map((s) => s.name)));
   // After the delegation tools, before the box (reference order); outside enabledTools by design.
   const roomLogOffered = agent.hearsRoomLog && ports.readRoomLog !== undefined;
-  const specs = [...delegation.specs, ...(roomLogOffered ? [roomLogSpec(language)] : []), ...boxSpecs];
+  const tieIndex = new Map(roster.map((r, i) => [r.id, i]));
+  const all: OfferedTool[] = [
+    ...delegation.specs.map((spec) => ({ spec, origin: 'tie' as const, rank: tieRank(spec.name, delegation, tieIndex) })),
+    ...(roomLogOffered ? [{ spec: roomLogSpec(language), origin: 'builtin' as const }] : []),
+    ...boxSpecs.map((spec) => ({ spec, origin: KNOWN_TOOL_NAMES.includes(spec.name) ? ('builtin' as const) : ('mcp' as const) })),
+  ];
+  const { offered: specs, dropped } = capTools(all);
+  if (dropped.length > 0) {
+    ports.diag.note('tools cut', { agent: agent.id, offered: specs.length, dropped: dropped.length, first_dropped: dropped[0] ?? '', cap: MAX_TOOLS_PER_AGENT }, 'warn');
+  }
   const useTools = specs.length > 0 && template.useTools;
   const tools = useTools ? specs : [];
 
@@ -75,7 +109,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRes
     roster.length > 0
       ? protocolNote(
           language,
-          roster.map((r) => r.name),
+          roster.slice(0, MAX_LISTED_TIES).map((r) => r.name),
           { ...gates, awaitingReply: envelope.awaitingReply, planOffered: delegation.planOffered },
         )
       : null;

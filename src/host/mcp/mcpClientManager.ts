@@ -16,6 +16,8 @@ import { McpConnection, type McpConnectOptions } from './mcpConnection.js';
 import { renderMcpResult } from './mcpResult.js';
 import { mcpToolDescription, mcpToolName, mcpToolParameters } from './mcpToolNames.js';
 import { mcpToolNotConnected } from '../../core/errors/hostErrors.js';
+import { MAX_TOOLS_PER_AGENT } from '../../core/turn/promptCaps.js';
+import { admitMcpTools, ajvToolSchemaCheck, type McpToolCandidate } from './mcpToolSchema.js';
 
 /** Status of one configured server (GUI list, `check`-like reports). `tools` are model-facing names. */
 export interface McpServerStatus {
@@ -71,6 +73,8 @@ export class McpClientManager {
   private readonly agents = new Map<string, { pending: Promise<ScopeState>; state: ScopeState | null }>();
   private readonly diag: DiagSink;
   private closed = false;
+  /** One Ajv for every scope's tool schemas (made at the first tool). */
+  private readonly schemaCheck = ajvToolSchemaCheck();
 
   constructor(private readonly opts: McpClientManagerOptions) {
     this.diag = opts.diag ?? nullDiagSink;
@@ -177,20 +181,38 @@ export class McpClientManager {
       return state;
     }
     const results = await Promise.all(configs.map((config) => this.connectOne(config, agentId)));
+    const candidates: (McpToolCandidate & { description: string | undefined; connection: McpConnection })[] = [];
+    const seen = new Set<string>();
     for (const { status, connection } of results) {
       state.statuses.push(status);
       if (connection === null) continue;
       state.connections.push(connection);
       for (const tool of connection.tools) {
         const name = mcpToolName(connection.config.name, tool.name);
-        if (state.tools.has(name)) this.diag.note('mcp tool name clash', { server: connection.config.name, agent: agentId, tool: name }, 'warn');
-        state.tools.set(name, {
-          spec: { name, description: mcpToolDescription(connection.config.name, tool.description), parameters: mcpToolParameters(tool.inputSchema) },
-          connection,
-          serverTool: tool.name,
-        });
+        if (seen.has(name)) this.diag.note('mcp tool name clash', { server: connection.config.name, agent: agentId, tool: name }, 'warn');
+        seen.add(name);
+        const parameters = mcpToolParameters(tool.inputSchema);
+        candidates.push({ name, server: connection.config.name, tool: tool.name, parameters, description: tool.description, connection });
       }
     }
+    // The last of a clashing name wins, as before; then bad schemas and tools over the cap are left out, said once each.
+    const last = new Map(candidates.map((c) => [c.name, c]));
+    const admission = admitMcpTools([...last.values()], this.schemaCheck);
+    for (const bad of admission.invalid) {
+      this.diag.note('mcp tool schema invalid', { server: bad.server, agent: agentId, tool: bad.tool, reason: diagText(bad.reason) }, 'warn');
+    }
+    if (admission.overCap.length > 0) {
+      this.diag.note('mcp tools over cap', { agent: agentId, kept: admission.admitted.length, dropped: admission.overCap.length, first_dropped: admission.overCap[0] ?? '', cap: MAX_TOOLS_PER_AGENT }, 'warn');
+    }
+    for (const c of admission.admitted) {
+      state.tools.set(c.name, {
+        spec: { name: c.name, description: mcpToolDescription(c.server, c.description), parameters: c.parameters },
+        connection: c.connection,
+        serverTool: c.tool,
+      });
+    }
+    // A status lists what the agents are offered: a dropped tool is named in its WARN line, not here.
+    for (const status of state.statuses) status.tools = status.tools.filter((name) => state.tools.has(name));
     return state;
   }
 

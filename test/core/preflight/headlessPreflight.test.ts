@@ -77,7 +77,38 @@ const rows: Row[] = [
   { code: 'SANDBOX_OFF', level: 'warn', w: { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] }, v: { sandbox: { available: { ok: true }, off: ['b'] } }, names: 'Name-b' },
   { code: 'UNSAFE_IDENTIFIER', level: 'warn', w: { agents: [agent('rec'), agent('b'), agent('../x\u202e')] }, names: '"../x\\u202e"' },
   { code: 'UNSAFE_IDENTIFIER', level: 'reject', w: { agents: [agent('re c'), agent('b')], reception: 're c' }, v: { start: ['b'] }, names: '"re c"' },
+  { code: 'PROMPT_FILE_OVER_CAP', level: 'warn', w: { modelTemplates: [template('tpl', { contextLength: 1_000_000 })] }, v: { promptFiles: [{ agentId: 'b', file: 'SKILL.md', path: '/v/workspace/agents/b/SKILL.md', bytes: 300_000 }] }, names: '/v/workspace/agents/b/SKILL.md' },
+  { code: 'SYSTEM_PROMPT_OVER_CAP', level: 'warn', w: { modelTemplates: [template('tpl', { contextLength: 8_192 })] }, v: { promptFiles: [{ agentId: 'b', file: 'SKILL.md', path: '/v/s', bytes: 12_000 }, { agentId: null, file: 'Ordinance.md', path: '/v/o', bytes: 5_000 }] }, names: 'Name-b' },
+  { code: 'TOOLS_OVER_CAP', level: 'warn', w: { agents: [agent('rec'), agent('b', { connectedAgents: Array.from({ length: 70 }, (_, i) => `t${i}`) })] }, names: '142' },
 ];
+
+describe('headlessPreflight: prompt caps (issue 28)', () => {
+  const codes = (w: Partial<World>, v: Partial<PreflightView>) => headlessPreflight(world(w), [], view(v)).map((f) => f.code);
+  const file = (bytes: number, agentId: string | null = 'b') => ({ agentId, file: 'SKILL.md', path: `/v/${agentId ?? 'o'}`, bytes });
+  const wide = { modelTemplates: [template('tpl', { contextLength: 1_000_000 })] };
+  it('a file at the cap is fine, one byte over warns', () => {
+    expect(codes(wide, { promptFiles: [file(262_144)] })).toEqual([]);
+    expect(codes(wide, { promptFiles: [file(262_145)] })).toEqual(['PROMPT_FILE_OVER_CAP']);
+  });
+  it('the system estimate counts files at their cap, the Ordinance for every started agent, and the roster', () => {
+    // 128k context → 256,000 bytes; one file counts at most 262,144.
+    expect(codes({}, { promptFiles: [file(20_000_000)] })).toEqual(['PROMPT_FILE_OVER_CAP', 'SYSTEM_PROMPT_OVER_CAP']);
+    expect(codes({}, { promptFiles: [file(200_000, null)] })).toEqual([]);
+    expect(codes({}, { promptFiles: [file(200_000, null), file(60_000)] })).toEqual(['SYSTEM_PROMPT_OVER_CAP']);
+    const ties = Array.from({ length: 9_999 }, (_, i) => `peer${i}`);
+    const found = headlessPreflight(world({ agents: [agent('rec'), agent('b', { connectedAgents: ties })] }), [], view());
+    expect(found.map((f) => f.code)).toEqual(['SYSTEM_PROMPT_OVER_CAP', 'TOOLS_OVER_CAP']);
+  });
+  it('tools: at the cap is fine; without allowHandoff one tool a tie; a template without tools offers none', () => {
+    const ties = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+    // remember + 63 × 2 + plan = 128.
+    expect(codes({ agents: [agent('rec'), agent('b', { connectedAgents: ties(63) })] }, {})).toEqual([]);
+    expect(codes({ agents: [agent('rec'), agent('b', { connectedAgents: ties(64) })] }, {})).toEqual(['TOOLS_OVER_CAP']);
+    expect(codes({ agents: [agent('rec'), agent('b', { connectedAgents: ties(126), allowHandoff: false })] }, {})).toEqual([]);
+    expect(codes({ agents: [agent('rec'), agent('b', { connectedAgents: ties(127), allowHandoff: false })] }, {})).toEqual(['TOOLS_OVER_CAP']);
+    expect(codes({ agents: [agent('rec'), agent('b', { connectedAgents: ties(500) })], modelTemplates: [template('tpl', { useTools: false })] }, {})).toEqual([]);
+  });
+});
 
 describe('headlessPreflight: the run sandbox (issue 27)', () => {
   const runner = { agents: [agent('rec'), agent('b', { enabledTools: ['run'] })] };

@@ -10,6 +10,7 @@ import {
   type DecideContext,
 } from '../../../src/core/turn/delegationTools.js';
 import type { RosterEntry, TurnOutcome } from '../../../src/core/turn/ports.js';
+import { MAX_LISTED_TIES } from '../../../src/core/turn/promptCaps.js';
 
 describe('delegationGates', () => {
   it.each([
@@ -55,6 +56,18 @@ describe('buildDelegationTools', () => {
     const tools = buildDelegationTools(roster.slice(0, 1), { useHandoffTools: true, offerTransfer: false }, 'ja');
     expect(tools.specs.map((s) => s.name)).toEqual(['ask_b']);
     expect(tools.planOffered).toBe(false);
+  });
+
+  it('plan lists at most MAX_LISTED_TIES ties (issue 28: 9,999 ties made one 300 kB spec)', () => {
+    const many: RosterEntry[] = Array.from({ length: 9_999 }, (_, i) => ({ id: `p${i}`, name: `P${i}`, roleName: null, status: 'idle' }));
+    const tools = buildDelegationTools(many, { useHandoffTools: true, offerTransfer: false }, 'en');
+    const plan = tools.specs.find((s) => s.name === 'plan')!;
+    const to = (plan.parameters as { properties: { tasks: { items: { properties: { to: { enum: string[] } } } } } }).properties.tasks.items.properties.to.enum;
+    expect(to).toEqual(many.slice(0, MAX_LISTED_TIES).map((r) => r.id));
+    expect(plan.description).toContain(`p${MAX_LISTED_TIES - 1} = P${MAX_LISTED_TIES - 1}`);
+    expect(plan.description).not.toContain(`p${MAX_LISTED_TIES} = `);
+    // Every tie keeps its ask_* tool; which of them go out is the tool cap's business.
+    expect(tools.askTargets.size).toBe(9_999);
   });
 });
 
