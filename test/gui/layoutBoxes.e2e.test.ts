@@ -137,6 +137,11 @@ describe.skipIf(!HAS_CHROMIUM)(`the main screen's boxes${HAS_CHROMIUM ? '' : ' (
         expect(await page.evaluate<string[]>(PAGE_CHECKS.clippedPlaceholders)).toEqual([]);
         const clear = await page.evaluate<{ linkRight: number; linkBottom: number; hintLeft: number; hintTop: number }>(CLEAR_BOXES);
         expect(clear.hintLeft >= clear.linkRight + 4 || clear.hintTop >= clear.linkBottom, JSON.stringify(clear)).toBe(true);
+        // One word for a servant that is up (稼働中), wherever it is counted.
+        if (lang === 'ja') {
+          await expect(page.textContent(tid('status-running'))).resolves.toContain('稼働中');
+          await expect(page.textContent(tid('running-count'))).resolves.toContain('稼働中');
+        }
         await expect(page.isVisible(tid('app-version'))).resolves.toBe(true);
         await expect(page.textContent(tid('app-version'))).resolves.toMatch(/\d+\.\d+\.\d+/);
       }, 90_000);
