@@ -3,8 +3,9 @@
  * the inspector refuses a work folder that does not exist (a message naming the folder and the fix; world.json
  * untouched, nothing else changes) and keeps one that does, across a reload; an Echo template is saved
  * without the OpenAI preset URL and with no key asked for, the wires are shown by name, never by raw id; Jev says
- * "not set up" while its URL and model are empty, "off" once switched off and saved, across a reload. Fails on any
- * page error or console.error.
+ * "not set up" while its URL and model are empty, "off" once switched off and saved, across a reload; the Add form
+ * offers the village's roles, and the new servant's card shows its role and its whole name after a reload. Fails
+ * on any page error or console.error.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ beforeAll(() => {
 });
 
 interface WorldFile {
-  agents: Array<{ id: string; workDir: string | null }>;
+  agents: Array<{ id: string; name: string; workDir: string | null; roleId: string | null }>;
   modelTemplates: Array<{ id: string; baseUrl: string; credential: string; provider: string | null }>;
 }
 const world = (): WorldFile => JSON.parse(readFileSync(join(suite.dir, 'workspace/world.json'), 'utf8')) as WorldFile;
@@ -98,5 +99,25 @@ describe.skipIf(!HAS_CHROMIUM)(`forms that say what is true${HAS_CHROMIUM ? '' :
     await page.waitForSelector(tid('jev-state'));
     await expect(page.getAttribute(tid('jev-state'), 'data-state')).resolves.toBe('off');
     await expect(page.isChecked(tid('jev-enabled'))).resolves.toBe(false);
+    await page.click(tid('jev-close'));
+    await page.waitForSelector(tid('jev-dialog'), { state: 'detached' });
+  });
+
+  it('the Add form offers a role; the new servant carries it and its card shows the whole name', async () => {
+    await page.click(tid('add-agent'));
+    await page.fill(tid('add-agent-name'), 'Bob Builder');
+    const roles = await page.locator(`${tid('add-agent-role')} option`).allTextContents();
+    expect(roles).toEqual(['No role', 'Reception']);
+    await page.selectOption(tid('add-agent-role'), 'reception');
+    await page.click(tid('add-agent-create'));
+    await until(() => world().agents.some((a) => a.name === 'Bob Builder'), 'the servant saved');
+    const bob = world().agents.find((a) => a.name === 'Bob Builder')!;
+    expect(bob.roleId).toBe('reception');
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector(tid(`role-badge-${bob.id}`));
+    // The whole name shows: its box holds all of its text (string body: no DOM lib in the tests).
+    const cut = await page.evaluate<boolean>(`(() => { const el = document.querySelector('[data-testid="card-name-${bob.id}"]'); return el.scrollWidth > el.clientWidth; })()`);
+    expect(cut).toBe(false);
   });
 });
