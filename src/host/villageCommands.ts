@@ -160,9 +160,18 @@ export class VillageCommands implements VillageEdits {
     return { state, id };
   }
 
-  /** Replaces one servant's spec (name, template, work folder, tools, ties, group, flags). */
-  updateAgent(id: string, spec: unknown, base?: EditBase): Promise<VillageState> {
-    return this.edit((w) => agents.updateAgent(w, id, spec), base);
+  /**
+   * Replaces one servant's spec (name, template, work folder, tools, ties, group, flags). A work folder that
+   * changes is checked on disk first (absolute, existing, a readable folder) and stored normalised; one that is
+   * refused throws INVALID_REQUEST (field workDir) naming the folder, why and the fix, and nothing is written.
+   * An unchanged folder is not re-checked (renaming a servant whose folder went away still works).
+   */
+  async updateAgent(id: string, spec: unknown, base?: EditBase): Promise<VillageState> {
+    const asked = typeof spec === 'object' && spec !== null ? (spec as Record<string, unknown>)['workDir'] : undefined;
+    const stored = this.doc.world.agents.find((a) => a.id === id)?.workDir ?? null;
+    const checked = typeof asked === 'string' && asked.trim() !== '' && asked !== stored ? await requireWorkDir(asked) : undefined;
+    const next = checked === undefined ? spec : { ...(spec as Record<string, unknown>), workDir: checked };
+    return this.edit((w) => agents.updateAgent(w, id, next), base);
   }
 
   /** Stops the servant if it runs, removes it (and inbound ties), its folder agents/{id} and its schedules. */

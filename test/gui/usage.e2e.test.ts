@@ -113,6 +113,9 @@ describe.skipIf(!HAS_CHROMIUM)('summaries in the GUI', () => {
     expect(cost).toContain('prices as of 2026-07-01');
     expect(cost).toContain('2 of 2 calls priced (100% of tokens)');
     await page.waitForSelector(`${tid('stats-chart')} canvas`);
+    // The x axis counts turns: whole numbers only (two turns once drew 1, 1.2, 1.4 …).
+    await until(async () => ((await page.getAttribute(tid('stats-chart'), 'data-x-ticks')) ?? '') !== '', 'the x ticks drawn');
+    await expect(page.getAttribute(tid('stats-chart'), 'data-x-ticks')).resolves.toBe('1 2');
     await expect(page.textContent(tid('stats-row-alice'))).resolves.toContain('1,680');
     await expect(page.textContent(tid('stats-stops'))).resolves.toContain('completed: 2');
 

@@ -58,11 +58,23 @@ export interface View {
   /** Status events applied since the page loaded; `statusAt[id]` is this count when agent id's last one came. */
   statusEvents: number;
   statusAt: Record<string, number>;
+  /**
+   * Per servant: the times of its messages that arrived in its current turn since its last tool line. A tool
+   * that sends (or a tool event that travels slower than the reply) reaches the page after the message it
+   * belongs before; the line is then placed just before the earliest of these (toolLineTime).
+   */
+  turnMessages: Record<string, number[]>;
+}
+
+/** When a tool line of `agentId` arriving at `nowMs` belongs: before the turn's messages that came in since its last line. */
+export function toolLineTime(turnMessages: readonly number[] | undefined, nowMs: number): number {
+  if (turnMessages === undefined || turnMessages.length === 0) return nowMs;
+  return Math.min(nowMs, Math.min(...turnMessages) - 1);
 }
 
 /** An empty view (before boot). */
 export function emptyView(): View {
-  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, stats: {}, lastTool: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0, statusEvents: 0, statusAt: {} };
+  return { server: null, status: {}, typing: {}, interruptPending: {}, tokens: {}, stats: {}, lastTool: {}, lastError: {}, messages: [], lines: [], flow: emptyFlow(), drafts: {}, turnsRecorded: 0, statusEvents: 0, statusAt: {}, turnMessages: {} };
 }
 
 /**
@@ -135,14 +147,20 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       return { refresh: false };
     case 'messageSent':
       // The recorded reply replaces its draft.
-      if (event.message.from.kind === 'agent') delete view.drafts[event.message.from.id];
+      if (event.message.from.kind === 'agent') {
+        delete view.drafts[event.message.from.id];
+        (view.turnMessages[event.message.from.id] ??= []).push(event.message.tsMs);
+      }
       if (!view.messages.some((m) => m.id === event.message.id)) {
         view.messages.push(event.message);
         if (view.messages.length > MESSAGE_CAP) view.messages.splice(0, view.messages.length - MESSAGE_CAP);
       }
       return { refresh: false };
     case 'agentTyping':
-      if (event.active) view.typing[event.agentId] = true;
+      if (event.active) {
+        view.typing[event.agentId] = true;
+        view.turnMessages[event.agentId] = [];
+      }
       else {
         delete view.typing[event.agentId];
         delete view.interruptPending[event.agentId];
@@ -153,7 +171,8 @@ export function applyEvent(view: View, event: CoreEvent, nowMs: number): EventEf
       delete view.interruptPending[event.agentId];
       return { refresh: false };
     case 'toolInvoked':
-      view.lines.push({ id: `l${(lineSeq += 1)}`, kind: 'tool', agentId: event.agentId, text: event.tool, ok: event.ok, tsMs: nowMs });
+      view.lines.push({ id: `l${(lineSeq += 1)}`, kind: 'tool', agentId: event.agentId, text: event.tool, ok: event.ok, tsMs: toolLineTime(view.turnMessages[event.agentId], nowMs) });
+      view.turnMessages[event.agentId] = [];
       view.lastTool[event.agentId] = { tool: event.tool, ok: event.ok, tsMs: nowMs };
       if (view.lines.length > MESSAGE_CAP) view.lines.splice(0, view.lines.length - MESSAGE_CAP);
       // A `run` may have queued a command request: re-read so the approvals badge shows it.
