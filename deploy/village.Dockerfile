@@ -7,4 +7,6 @@ ARG BASE=localhost/fuseforks:latest
 FROM ${BASE}
 COPY --chown=root:root . /opt/fuseforks-bake/
 # bake writes its folder private to whoever made it (0700/0600); in the image it is root's and read by the runtime user.
+USER root
 RUN chmod -R a+rX,go-w /opt/fuseforks-bake
+USER fuseforks
