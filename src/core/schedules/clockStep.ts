@@ -6,9 +6,10 @@
  *
  * - Interval schedules count elapsed time. A step BACK moves their anchor (the last consumed due, else the creation
  *   time) back by the same amount, so the next firing comes as long after the last one as it would have without the
- *   step: never silent until the wall clock catches up, never a burst. A step FORWARD leaves the anchor alone: the
- *   firing rule then fires the one latest due (at most one catch-up, as after a stopped process; a resumed suspend
- *   looks the same, and time really passed there).
+ *   step: never silent until the wall clock catches up, never a burst. A step FORWARD past a due fires ONE catch-up
+ *   now (as after a stopped process; a resumed suspend looks the same, and time really passed there) and the pace
+ *   resumes from now: the anchor becomes one interval before now, so the next due is a whole interval later. A step
+ *   forward that passed no due changes nothing.
  * - Whatever the ticker did or did not see (the process was stopped during the step, or the step was within the
  *   tolerance), an interval anchor that lies AFTER now is re-anchored to now: the next due is one interval from now.
  * - Daily and weekly schedules follow the wall clock. A due already consumed is never fired again, so a step back
@@ -48,7 +49,8 @@ export function reanchoredConsumed(task: DueInput, stepMs: number, nowMs: number
   const r = task.recurrence;
   if (r.kind === 'interval') {
     const anchor = task.lastConsumedDueMs ?? task.createdAtMs;
-    const moved = stepMs < 0 ? anchor + stepMs : anchor;
+    const every = r.everyMinutes * 60_000;
+    const moved = stepMs < 0 ? anchor + stepMs : stepMs > 0 && nowMs - anchor >= every ? nowMs - every : anchor;
     const next = moved > nowMs ? nowMs : moved;
     return next === anchor ? null : next;
   }
