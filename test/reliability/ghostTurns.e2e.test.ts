@@ -5,7 +5,8 @@
  * some live, some whose socket the test destroys once the door has taken the request (its response headers came) —
  * then lets the first one answer. Held when the first and every live caller get their own answer, and the stub
  * never sees a request of a caller that went away: the queue is FIFO, so a ghost that was not dropped would reach
- * the model before the live caller queued after it.
+ * the model before the live caller queued after it. Three more rounds destroy the socket of the request the model is
+ * answering: held when that model call is cut (the stub sees its connection close) and the next caller is answered.
  */
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -132,6 +133,21 @@ describe('reliability: ghost turns through serve\'s door', () => {
       tally.check(`round ${round}: the model saw exactly the live requests, in order`, JSON.stringify(seen) === JSON.stringify(expected) ? null : `saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
     }
     tally.check('some ghosts were tried', ghostsTotal >= ROUNDS ? null : `only ${ghostsTotal}`);
+
+    // A caller that goes away while its request is being answered: the model call is cut, the next caller served.
+    for (let round = 0; round < 3; round += 1) {
+      const before = stub().requests.length;
+      const gone = call(port, await openSession(port), `hold-${ROUNDS + round}`);
+      const reached = await pollUntil(() => stub().requests.length > before, { limitMs: 60_000 });
+      const index = before;
+      gone.req.destroy();
+      const cut = reached && (await Promise.race([stub().waitForClose(index).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 60_000))]));
+      tally.check(`in-flight ${round}: the model call of a caller that went away is cut`, cut ? null : 'the stub call was never closed');
+      release();
+      const tag = `msg-${ROUNDS + round}-0`;
+      const text = answerText(await call(port, await openSession(port), `please answer ${tag}`).body);
+      tally.check(`in-flight ${round}: the next caller is answered`, text === `answer to ${tag}` ? null : `got ${JSON.stringify(text)}`);
+    }
     tally.finish(ROUNDS * 3);
   });
 });
