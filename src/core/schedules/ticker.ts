@@ -10,9 +10,14 @@
  * 5. otherwise → consume, then deliver.
  * Consuming is written to schedules.json BEFORE delivering, so a crash can never fire the same due twice
  * ("one judgement per due": a failed delivery is logged, not retried). A late wall-clock due is consumed silently.
+ *
+ * Before deciding, every tick re-anchors schedules across a wall-clock step (clockStep.ts): the timer compares the
+ * wall clock with a monotonic one since its previous tick; `tickOnce` alone (no monotonic reading) still re-anchors
+ * an interval whose anchor lies after now. The timer itself never stops on a step.
  */
 import { nullDiagSink, type DiagSink } from '../diag.js';
 import { isFuseforksError } from '../errors.js';
+import { clockStep, reanchoredConsumed, type ClockReading } from './clockStep.js';
 import { decide } from './due.js';
 import { runApprovedProbe, type ProbeReport, type ProbeRunRequest } from './probe.js';
 import type { ScheduleStore } from './scheduleStore.js';
@@ -58,6 +63,8 @@ export interface ProbeGate {
 export interface ScheduleTickerOptions {
   store: ScheduleStore;
   clock?: () => number;
+  /** Monotonic ms from any origin (default `performance.now`); compared with `clock` to see a wall-clock step. */
+  monoClock?: () => number;
   zone?: TimeZone;
   intervalMs?: number;
   language?: () => ScheduleLanguage;
@@ -102,11 +109,14 @@ export class ScheduleTicker {
   private ticking: Promise<unknown> | null = null;
   private readonly probing = new Map<string, Promise<void>>();
   private readonly clock: () => number;
+  private readonly monoClock: () => number;
+  private lastReading: ClockReading | null = null;
   private readonly zone: TimeZone;
   private readonly diag: DiagSink;
 
   constructor(private readonly options: ScheduleTickerOptions) {
     this.clock = options.clock ?? Date.now;
+    this.monoClock = options.monoClock ?? (() => performance.now());
     this.zone = options.zone ?? systemZone();
     this.diag = options.diag ?? nullDiagSink;
   }
@@ -114,10 +124,14 @@ export class ScheduleTicker {
   /** Starts ticking; the first tick comes one interval after start. A tick still running swallows the next. */
   start(): void {
     if (this.timer !== undefined) return;
+    this.lastReading = this.read();
     this.timer = setInterval(() => {
       if (this.ticking !== null) return;
-      const nowMs = this.clock();
-      this.ticking = this.tickOnce(nowMs).finally(() => {
+      const reading = this.read();
+      const stepMs = clockStep(this.lastReading, reading);
+      this.lastReading = reading;
+      const nowMs = reading.wallMs;
+      this.ticking = this.tickAt(nowMs, stepMs).finally(() => {
         this.ticking = null;
         this.options.onTick?.(nowMs);
       });
@@ -140,7 +154,23 @@ export class ScheduleTicker {
 
   /** One tick at `nowMs`: decide every schedule and act. Probes continue in the background (see `idle`). */
   async tickOnce(nowMs: number = this.clock()): Promise<TickEntry[]> {
+    return this.tickAt(nowMs, 0);
+  }
+
+  private read(): ClockReading {
+    return { wallMs: this.clock(), monoMs: this.monoClock() };
+  }
+
+  /** A tick after a wall-clock step of `stepMs` (0 = none seen): re-anchor first, then decide. */
+  private async tickAt(nowMs: number, stepMs: number): Promise<TickEntry[]> {
     const { store } = this.options;
+    if (stepMs !== 0) this.diag.note('schedule clock', { stepped_ms: stepMs }, 'warn');
+    for (const task of store.list()) {
+      const anchor = reanchoredConsumed(task, stepMs, nowMs, this.zone);
+      if (anchor === null) continue;
+      await store.consume(task.id, anchor);
+      this.diag.note('schedule', { id: task.id, reanchored: anchor, stepped_ms: stepMs });
+    }
     const entries: TickEntry[] = [];
     for (const task of store.list()) {
       const decision = decide(task, nowMs, this.zone);

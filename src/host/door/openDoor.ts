@@ -9,6 +9,11 @@
  * with no request for 10 min is closed, and when 16 sessions are open a 17th is refused with a JSON-RPC error
  * saying so (nothing is evicted behind anyone's back); at shutdown, a tool call still waiting gets an error result
  * (DOOR_CLOSING) on its stream before the connection closes, and new requests get 503.
+ *
+ * Ghost turns (issue 28): a tool call whose HTTP connection closes before its answer was written is aborted — the
+ * signal handed to askExternal fires, so a request still waiting in the village's external queue leaves it (the
+ * model never sees it) and one already being worked on is cut. The SDK only aborts on an MCP cancel or a closed
+ * session, not on a caller that simply went away, hence the per-request watch on the response's `close`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -110,6 +115,8 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
   const shutdownNow = new Promise<'closing'>((resolve) => (shutdown = () => resolve('closing')));
   let calls = 0;
   let openPosts = 0;
+  // Per tool call (session id + JSON-RPC id): aborted when the caller's connection closes before the answer was sent.
+  const hangups = new Map<string, AbortController>();
 
   const makeServer = (): McpServer => {
     const server = new McpServerClass({ name: DOOR_SERVER_NAME, version: options.version ?? '0.0.0' });
@@ -124,7 +131,9 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
         calls += 1;
         try {
           if (closing) throw doorClosing();
-          const outcome = await Promise.race([options.askExternal(client, message, extra.signal), shutdownNow]);
+          const hangup = hangups.get(callKey(extra.sessionId, extra.requestId));
+          const signal = hangup === undefined ? extra.signal : AbortSignal.any([extra.signal, hangup.signal]);
+          const outcome = await Promise.race([options.askExternal(client, message, signal), shutdownNow]);
           if (outcome === 'closing') throw doorClosing();
           const meta = { state: outcome.state, tokens: outcome.tokens ?? null, cost: outcome.cost?.usd ?? null };
           return { content: [{ type: 'text' as const, text: outcome.answer }], _meta: { [DOOR_OUTCOME_META]: meta } };
@@ -184,6 +193,19 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
     });
   };
 
+  /** Registers an abort for each tool call in `parsed`, fired when `res` closes before it finished (the caller left). */
+  const watchHangup = (session: Session, parsed: unknown, res: ServerResponse): void => {
+    const sessionId = session.transport.sessionId;
+    const keys = toolCallIds(parsed).map((id) => callKey(sessionId, id));
+    if (keys.length === 0) return;
+    const controller = new AbortController();
+    for (const key of keys) hangups.set(key, controller);
+    res.once('close', () => {
+      for (const key of keys) if (hangups.get(key) === controller) hangups.delete(key);
+      if (!res.writableFinished) controller.abort();
+    });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (closing) {
       req.resume();
@@ -215,6 +237,7 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       }
       if (existing !== undefined) {
         track(existing, req, res);
+        watchHangup(existing, parsed, res);
         return existing.transport.handleRequest(req, res, parsed);
       }
       if (sessionId === undefined && isInitializeRequest(parsed)) {
@@ -286,6 +309,23 @@ export async function openDoor(options: OpenDoorOptions): Promise<Door> {
       });
     },
   };
+}
+
+/** The map key of one tool call: its session and its JSON-RPC id. */
+function callKey(sessionId: string | undefined, id: unknown): string {
+  return `${sessionId ?? ''}\u0000${typeof id === 'string' ? `s:${id}` : `n:${String(id)}`}`;
+}
+
+/** The JSON-RPC ids of the `tools/call` requests in a POST body (one message or a batch). */
+export function toolCallIds(parsed: unknown): Array<string | number> {
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const ids: Array<string | number> = [];
+  for (const m of messages) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { method, id } = m as { method?: unknown; id?: unknown };
+    if (method === 'tools/call' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
 }
 
 /** A bare status without a body (401 never says which check failed); the connection is closed after it. */
