@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, PAGE_CHECKS, ready, shotPath, tid } from './support/browserSuite.js';
+import { clippedPlaceholdersOf, HAS_CHROMIUM, PAGE_CHECKS, ready, shotPath, tid } from './support/browserSuite.js';
 import { useGuiSuite } from './support/guiSuite.js';
 
 const suite = useGuiSuite({ village: 'init' });
@@ -103,18 +103,7 @@ const CLEAR_BOXES = `(() => {
 })()`;
 
 /** Placeholders wider than their textarea's first line (textareas too, unlike PAGE_CHECKS' one-line inputs). */
-const CLIPPED_TEXTAREA = `(() => {
-  const ctx = document.createElement('canvas').getContext('2d');
-  return [...document.querySelectorAll('textarea[placeholder]')]
-    .filter((el) => el.placeholder !== '' && el.getClientRects().length > 0)
-    .filter((el) => {
-      const cs = getComputedStyle(el);
-      ctx.font = cs.font;
-      const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-      return ctx.measureText(el.placeholder).width > room + 1;
-    })
-    .map((el) => el.placeholder + ' (' + el.clientWidth + 'px)');
-})()`;
+const CLIPPED_TEXTAREA = clippedPlaceholdersOf('textarea[placeholder]');
 
 const SIZES = [
   { width: 1280, height: 720 },

@@ -4,8 +4,7 @@
  * unprivileged user namespaces (or a container that forbids them) is found before any command is run unsandboxed.
  * A missing sandbox is an answer with its fix (SANDBOX_UNAVAILABLE), never a throw.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { findExecutable } from '../lookPath.js';
 import { sandboxUnavailable } from '../errors/hostErrors.js';
 import { lazyBuiltin } from '../lazyBuiltin.js';
 import { gatherHostView } from './hostView.js';
@@ -31,17 +30,7 @@ export const SANDBOX_FIXES = {
 } as const;
 
 function findProgram(name: string): string | null {
-  for (const dir of SANDBOX_PROGRAM_DIRS) {
-    const candidate = join(dir, name);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findExecutable(name, SANDBOX_PROGRAM_DIRS);
 }
 
 /** Looks now (no cache): programs first, then one trial run of the plan. */

@@ -7,9 +7,9 @@
  * held by something that escaped are closed on it, so the call returns at its deadline whatever the children hold.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
 import { RUN_MARK_VARIABLE, RunProcessTree } from './processTree.js';
+import { findExecutable } from '../lookPath.js';
 import { lazyBuiltin } from '../lazyBuiltin.js';
 
 /** Loaded at the first spawn (lazyBuiltin.ts). */
@@ -56,18 +56,7 @@ export function runEnv(parent: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
 
 /** Finds `command` on PATH (an executable regular file), or null. */
 export function lookPath(command: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, command);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here; try the next PATH entry
-    }
-  }
-  return null;
+  return findExecutable(command, (pathVar ?? '').split(delimiter));
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

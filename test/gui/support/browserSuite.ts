@@ -142,17 +142,11 @@ export function guiApi(gui: { port: number; token: string }) {
   };
 }
 
-/** In-page checks shared by the suites (string bodies: the tests are type-checked without the DOM lib). */
-export const PAGE_CHECKS = {
-  /** Visible form controls without an accessible name (no label, aria-label or aria-labelledby). */
-  unlabelled: `[...document.querySelectorAll('input, select, textarea')]
-    .filter((el) => el.type !== 'hidden' && el.getClientRects().length > 0)
-    .filter((el) => !(el.labels && el.labels.length > 0) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
-    .map((el) => el.outerHTML.slice(0, 160))`,
-  /** Visible one-line inputs whose placeholder is wider than the room inside them. */
-  clippedPlaceholders: `(() => {
+/** A page script listing the visible `selector` fields whose placeholder is wider than the room inside them. */
+export function clippedPlaceholdersOf(selector: string): string {
+  return `(() => {
     const ctx = document.createElement('canvas').getContext('2d');
-    return [...document.querySelectorAll('input[placeholder]')]
+    return [...document.querySelectorAll(${JSON.stringify(selector)})]
       .filter((el) => el.placeholder !== '' && el.getClientRects().length > 0)
       .filter((el) => {
         const cs = getComputedStyle(el);
@@ -161,7 +155,18 @@ export const PAGE_CHECKS = {
         return ctx.measureText(el.placeholder).width > room + 1;
       })
       .map((el) => el.placeholder + ' (' + el.clientWidth + 'px)');
-  })()`,
+  })()`;
+}
+
+/** In-page checks shared by the suites (string bodies: the tests are type-checked without the DOM lib). */
+export const PAGE_CHECKS = {
+  /** Visible form controls without an accessible name (no label, aria-label or aria-labelledby). */
+  unlabelled: `[...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'hidden' && el.getClientRects().length > 0)
+    .filter((el) => !(el.labels && el.labels.length > 0) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+    .map((el) => el.outerHTML.slice(0, 160))`,
+  /** Visible one-line inputs whose placeholder is wider than the room inside them. */
+  clippedPlaceholders: clippedPlaceholdersOf('input[placeholder]'),
   /** The focused element's test id and tag. */
   focused: `(() => { const el = document.activeElement; return el ? (el.getAttribute('data-testid') ?? '') + '|' + el.tagName.toLowerCase() : ''; })()`,
 };
