@@ -61,15 +61,15 @@ describe('sandboxCommand', () => {
     { name: 'read-only work folder (pre-checks)', over: { policy: { ...policy, writable: false } }, has: [['--ro-bind', '/srv/work', '/srv/work']], lacks: [['--bind', '/srv/work', '/srv/work']] },
     {
       name: 'a data dir inside the work folder is covered; one outside is not even mentioned',
-      over: { hidden: ['/srv/work/village', '/var/lib/other'], host: { ...merged, '/srv/work/village': { kind: 'dir' }, '/var/lib/other': { kind: 'dir' } } },
-      has: [['--tmpfs', '/srv/work/village', '--remount-ro', '/srv/work/village']],
+      over: { hidden: ['/srv/data/village', '/var/lib/other'], host: { ...merged, '/srv/data/village': { kind: 'dir' }, '/var/lib/other': { kind: 'dir' } } },
+      has: [['--tmpfs', '/srv/data/village', '--remount-ro', '/srv/data/village']],
       lacks: [['--tmpfs', '/var/lib/other']],
     },
     {
       name: 'a hidden path that does not exist is not covered (bwrap would create it in the folder)',
-      over: { hidden: ['/srv/work/.ssh'] },
+      over: { hidden: ['/srv/data/.ssh'] },
       has: [],
-      lacks: [['--tmpfs', '/srv/work/.ssh']],
+      lacks: [['--tmpfs', '/srv/data/.ssh']],
     },
     {
       name: 'a work folder that is the home: its secret folders are covered',
