@@ -9,7 +9,7 @@
  * these checks can fail.
  */
 import { createServer, type Server } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { reply } from '../support/stubLlm.js';
 import { cliBudget, describeRun, letAgentRun, makeVillage, runCli, useCliSuite } from '../cli/support/cliProcess.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { pick, seeded, Tally } from './support/tally.js';
+import { sleepers } from '../support/sleepers.js';
 
 const { temps, stub } = useCliSuite();
 const KEY = `-----BEGIN OPENSSH PRIVATE KEY----- planted-${randomBytes(6).toString('hex')}`;
@@ -40,22 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((done) => server.close(() => done()));
 });
-
-/** Host pids running `sleep <secs>` (not zombies). */
-function sleepers(secs: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'latin1') !== `sleep\0${secs}\0`) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 interface Village {
   dir: string;

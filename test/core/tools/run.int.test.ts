@@ -3,7 +3,7 @@
  * and the whole process tree killed on timeout and on abort.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryDiagSink } from '../../../src/core/diag.js';
 import type { RunApprovalMode } from '../../../src/core/tools/contract.js';
@@ -11,6 +11,7 @@ import { runTool } from '../../../src/core/tools/run.js';
 import { runPolicyPath } from '../../../src/core/tools/runPolicyFile.js';
 import { bodyOf, makeSandbox, okOf, toolCtx, type Sandbox } from './fixtures.js';
 import { pollUntil } from '../../support/pollUntil.js';
+import { sleepers } from '../../support/sleepers.js';
 
 let box: Sandbox;
 beforeEach(() => {
@@ -193,22 +194,6 @@ describe('run: the child', () => {
     expect(await waitGone(pid)).toBe('ESRCH');
   });
 });
-
-/** Non-zombie processes whose command line is exactly `sleep <secs>` (a unique duration marks each test's children). */
-function sleepers(secs: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'latin1') !== `sleep\0${secs}\0`) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 /** Polls (bounded, no timing assertion) until no `sleep <secs>` is alive; returns what is still alive. */
 async function sleepersGone(secs: string): Promise<number[]> {
