@@ -90,7 +90,7 @@ const HOSTILE: Hostile[] = [
   { kind: 'declared', path: () => 'declared/0', expect: /LLM_RESPONSE_TOO_LARGE/, codes: [6] },
   { kind: 'malformed', path: () => 'malformed/0', expect: /LLM_PARSE/, codes: [6] },
   { kind: 'silent', path: () => 'silent/0', expect: /LLM_TIMEOUT/, codes: [6] },
-  { kind: 'tools', path: () => 'tools/0', expect: /tool_limit|toolLimitReached|tool limit/i, codes: [0, 6] },
+  { kind: 'tools', path: () => 'tools/0', expect: /\[TOOL_LIMIT\]/, codes: [0, 6] },
 ];
 
 describe('reliability: hostile model replies', () => {
@@ -114,8 +114,7 @@ describe('reliability: hostile model replies', () => {
         world.agents[0]!['enabledTools'] = ['remember'];
         writeFileSync(worldFile, JSON.stringify(world));
         const before = requests.get(h.kind) ?? 0;
-        // --verbose: a tool-limit stop still answers (exit 0); its reason is in the diagnostic band ask shows only then.
-        const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', '--verbose', 'hello'], {});
+        const run = await runCli(['ask', '--data-dir', dir, '--start', 'batch', 'hello'], {});
         const asked = (requests.get(h.kind) ?? 0) - before;
         const ran = describeRun(run);
         const label = `${h.kind} round ${round}: ${ran.slice(0, 40)} … ${ran.slice(-400)}`;

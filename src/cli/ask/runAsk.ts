@@ -99,6 +99,15 @@ export async function runAsk(options: AskOptions, output: CliOutput, signals: Si
   const failures: ErrorPayload[] = [];
   host.events.subscribe((event) => {
     if (event.type === 'agentFailed') failures.push(event.error);
+    // The answer still comes (exit 0), but cut short: said on the quiet default stderr, not only in the diagnostics.
+    if (event.type === 'toolLimitReached') {
+      output.note({
+        level: 'warn',
+        code: 'TOOL_LIMIT',
+        message: `${event.agentId} reached its tool limit (${event.maxIterations} rounds) and answered with what it had.`,
+        fix: `If it needs more rounds, raise "maxToolIterations" of agent ${event.agentId} in workspace/world.json (at most 255).`,
+      });
+    }
   });
   const report = await deliver(host, gate.start, options, output, signals, failures);
   bootMark('answered');
